@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// started runs run in the background and returns the lines it prints as
+// they come, plus a stop function that cancels it and returns its error.
+func started(t *testing.T, args ...string) (lines <-chan string, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	out := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			out <- sc.Text()
+		}
+		close(out)
+	}()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, args, pw)
+		pw.Close()
+		done <- err
+	}()
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatal("run did not return after cancel")
+			return nil
+		}
+	}
+	t.Cleanup(func() { _ = stop() })
+	return out, stop
+}
+
+func nextLine(t *testing.T, lines <-chan string) string {
+	t.Helper()
+	select {
+	case l, ok := <-lines:
+		if !ok {
+			t.Fatal("run ended without printing")
+		}
+		return l
+	case <-time.After(10 * time.Second):
+		t.Fatal("no output from run")
+		return ""
+	}
+}
+
+var servingLine = regexp.MustCompile(`^apmsim: serving (https?://127\.0\.0\.1:[0-9]+) \((.*)\)$`)
+
+func TestRunHTTPS(t *testing.T) {
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--ca-out", caFile, "--admin-key", "k1", "--seed", "demo")
+	line := nextLine(t, lines)
+	m := servingLine.FindStringSubmatch(line)
+	if m == nil || !strings.HasPrefix(m[1], "https://") || strings.HasSuffix(m[1], ":0") || m[2] != "seed demo" {
+		t.Fatalf("serving line %q", line)
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(pem) {
+		t.Fatal("CA file is not PEM")
+	}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	defer c.CloseIdleConnections()
+
+	var info struct {
+		Version, PatchVersion, Status string
+		HAMode                        bool `json:"haMode"`
+	}
+	getJSON(t, c, m[1]+"/rest/public/managerInfo", 200, &info)
+	if info.Version != "1.0.0" || info.PatchVersion != "1.0.0.0" || info.Status != "running" || info.HAMode {
+		t.Fatalf("managerInfo %+v", info)
+	}
+	var systems struct{ Systems []struct{ SystemName string } }
+	getJSON(t, c, m[1]+"/rest/systems?key=k1", 200, &systems)
+	if len(systems.Systems) != 2 || systems.Systems[1].SystemName != "shop" {
+		t.Fatalf("systems %+v", systems)
+	}
+	getJSON(t, c, m[1]+"/rest/systems?key=nope", 401, nil)
+
+	c.CloseIdleConnections()
+	if err := stop(); err != nil {
+		t.Fatalf("run returned %v after cancel", err)
+	}
+}
+
+func TestRunHTTPGeneratesKey(t *testing.T) {
+	t.Setenv("APMSIM_ADMIN_KEY", "")
+	t.Setenv("APMSIM_VIEWER_KEY", "viewer-from-env")
+	state := filepath.Join(t.TempDir(), "state.json")
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--state-file", state)
+	keyLine := nextLine(t, lines)
+	key, ok := strings.CutPrefix(keyLine, "apmsim: generated admin key: ")
+	if !ok || len(key) != 48 {
+		t.Fatalf("key line %q", keyLine)
+	}
+	line := nextLine(t, lines)
+	m := servingLine.FindStringSubmatch(line)
+	if m == nil || !strings.HasPrefix(m[1], "http://") || m[2] != "seed empty" {
+		t.Fatalf("serving line %q", line)
+	}
+	c := &http.Client{}
+	getJSON(t, c, m[1]+"/rest/systems?key="+key, 200, nil)
+	getJSON(t, c, m[1]+"/rest/systems?key=viewer-from-env", 200, nil)
+	resp, err := c.Post(m[1]+"/rest/systems?key="+key, "application/json", strings.NewReader(`{"systemName":"kept"}`))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("create: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A restart on the same state file says so and keeps the data.
+	t.Setenv("APMSIM_ADMIN_KEY", "env-key")
+	lines, stop = started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--state-file", state, "--seed", "demo")
+	line = nextLine(t, lines)
+	m = servingLine.FindStringSubmatch(line)
+	if m == nil || m[2] != "state file "+state {
+		t.Fatalf("serving line %q", line)
+	}
+	var systems struct{ Systems []struct{ SystemName string } }
+	getJSON(t, c, m[1]+"/rest/systems?key=env-key", 200, &systems)
+	if len(systems.Systems) != 1 || systems.Systems[0].SystemName != "kept" {
+		t.Fatalf("systems %+v", systems)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunRejectsBadArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seed", "full", "--admin-key", "k"}, `unknown seed "full"`},
+		{[]string{"--insecure-http", "--ca-out", "x.pem"}, "--ca-out needs HTTPS"},
+		{[]string{"--admin-key", "k", "--viewer-key", "k"}, "ViewerKey must differ"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"--admin-key", "k", "--addr", "not-an-address"}, "missing port"},
+	} {
+		err := run(context.Background(), tc.args, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("run(%q) = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func getJSON(t *testing.T, c *http.Client, url string, status int, v any) {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != status {
+		t.Fatalf("GET %s: status %d, want %d", url, resp.StatusCode, status)
+	}
+	if v != nil {
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package apm
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+func TestCallsSendMethodPathAndBody(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name     string
+		call     func(c *Client) error
+		method   string
+		path     string
+		body     string // JSON; "" for no body
+		keyless  bool
+		response string
+	}{
+		{"ListSystems", func(c *Client) error { _, err := c.ListSystems(ctx); return err },
+			"GET", "/rest/systems", "", false, `{"systems":[]}`},
+		{"GetSystem", func(c *Client) error { _, err := c.GetSystem(ctx, "prod"); return err },
+			"GET", "/rest/systems/prod", "", false, `{"systemName":"prod"}`},
+		{"GetSystem escapes", func(c *Client) error { _, err := c.GetSystem(ctx, "a b/c?d#e%"); return err },
+			"GET", "/rest/systems/a%20b%2Fc%3Fd%23e%25", "", false, `{}`},
+		{"CreateSystem", func(c *Client) error { return c.CreateSystem(ctx, "prod") },
+			"POST", "/rest/systems", `{"systemName":"prod"}`, false, `{"actionResult":"Y"}`},
+		{"RenameSystem", func(c *Client) error { return c.RenameSystem(ctx, "prod", "prod-2") },
+			"PUT", "/rest/systems/prod", `{"systemName":"prod-2"}`, false, `{"actionResult":"Y"}`},
+		{"DeleteSystem", func(c *Client) error { return c.DeleteSystem(ctx, "prod") },
+			"DELETE", "/rest/systems/prod", "", false, ``},
+		{"ListNodes", func(c *Client) error { _, err := c.ListNodes(ctx); return err },
+			"GET", "/rest/nodes", "", false, `{"nodes":[]}`},
+		{"GetNode", func(c *Client) error { _, err := c.GetNode(ctx, "prod", "node 1"); return err },
+			"GET", "/rest/nodes/node%201/systems/prod", "", false, `{}`},
+		{"CreateNode", func(c *Client) error {
+			return c.CreateNode(ctx, CreateNodeRequest{NodeName: "n1", SystemName: "prod", HostIP: "10.0.0.1", AgentPort: 7730})
+		}, "POST", "/rest/nodes", `{"nodeName":"n1","systemName":"prod","hostIp":"10.0.0.1","agentPort":7730}`, false, `{"actionResult":"Y"}`},
+		{"UpdateNode", func(c *Client) error {
+			return c.UpdateNode(ctx, "prod", "node-7", UpdateNodeRequest{HostIP: "10.0.0.2", AgentPort: 7731})
+		}, "PUT", "/rest/nodes/node-7/systems/prod", `{"hostIp":"10.0.0.2","agentPort":7731}`, false, `{"actionResult":"Y"}`},
+		{"UpdateNode partial", func(c *Client) error {
+			return c.UpdateNode(ctx, "prod", "node-7", UpdateNodeRequest{AgentPort: 7731})
+		}, "PUT", "/rest/nodes/node-7/systems/prod", `{"agentPort":7731}`, false, `{"actionResult":"Y"}`},
+		{"DeleteNode", func(c *Client) error { return c.DeleteNode(ctx, "prod", "node-7") },
+			"DELETE", "/rest/nodes/node-7/systems/prod", "", false, `{"actionResult":"Y"}`},
+		{"ListPublicNodes", func(c *Client) error { _, err := c.ListPublicNodes(ctx); return err },
+			"GET", "/rest/public/nodes", "", true, `{"nodeList":[]}`},
+		{"ManagerInfo", func(c *Client) error { _, err := c.ManagerInfo(ctx); return err },
+			"GET", "/rest/public/managerInfo", "", true, `{"version":"1"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, tc.response) })
+			if err := tc.call(newTestClient(t, srv.URL)); err != nil {
+				t.Fatal(err)
+			}
+			reqs := rec.all()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			r := reqs[0]
+			if r.Method != tc.method || r.Path != tc.path {
+				t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, tc.method, tc.path)
+			}
+			if tc.keyless {
+				if r.Query != "" {
+					t.Errorf("query = %q, want none", r.Query)
+				}
+			} else if r.Query != "key="+"Sk%2B9%2FzQ%3Dtest-key-4711" {
+				t.Errorf("query = %q, want only the key", r.Query)
+			}
+			if tc.body == "" {
+				if r.Body != "" || r.ContentType != "" {
+					t.Errorf("body = %q (Content-Type %q), want none", r.Body, r.ContentType)
+				}
+				return
+			}
+			if r.ContentType != "application/json" {
+				t.Errorf("Content-Type = %q", r.ContentType)
+			}
+			var got, want any
+			if err := json.Unmarshal([]byte(r.Body), &got); err != nil {
+				t.Fatalf("body %q: %v", r.Body, err)
+			}
+			_ = json.Unmarshal([]byte(tc.body), &want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("body = %s, want %s", r.Body, tc.body)
+			}
+		})
+	}
+}

@@ -1,0 +1,188 @@
+package apm
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestHTTPErrors(t *testing.T) {
+	type helpers struct{ badRequest, unauthorized, forbidden, notFound, conflict, actionFailed bool }
+	cases := []struct {
+		name     string
+		status   int
+		body     string
+		wantCode string
+		wantMsg  string
+		wantText string
+		want     helpers
+	}{
+		{"400", 400, `{"error":"systemName is required","code":"BAD_REQUEST"}`, "BAD_REQUEST", "systemName is required",
+			"POST /rest/systems: 400 BAD_REQUEST: systemName is required", helpers{badRequest: true}},
+		{"401", 401, `{"error":"Unauthorized","code":"UNAUTHORIZED"}`, "UNAUTHORIZED", "Unauthorized",
+			"POST /rest/systems: 401 UNAUTHORIZED: Unauthorized", helpers{unauthorized: true}},
+		{"403", 403, `{"error":"Access denied","code":"FORBIDDEN"}`, "FORBIDDEN", "Access denied",
+			"POST /rest/systems: 403 FORBIDDEN: Access denied", helpers{forbidden: true}},
+		{"404", 404, `{"error":"System not found: prod","code":"NOT_FOUND"}`, "NOT_FOUND", "System not found: prod",
+			"POST /rest/systems: 404 NOT_FOUND: System not found: prod", helpers{notFound: true}},
+		{"409", 409, `{"error":"System already exists: prod","code":"CONFLICT"}`, "CONFLICT", "System already exists: prod",
+			"POST /rest/systems: 409 CONFLICT: System already exists: prod", helpers{conflict: true}},
+		{"500 without code", 500, `{"error":"database down"}`, "INTERNAL_SERVER_ERROR", "database down",
+			"POST /rest/systems: 500 INTERNAL_SERVER_ERROR: database down", helpers{}},
+		{"non-JSON body", 502, "<html>\n  <body>Bad   gateway</body>\n</html>\n", "BAD_GATEWAY", "<html> <body>Bad gateway</body> </html>",
+			"POST /rest/systems: 502 BAD_GATEWAY: <html> <body>Bad gateway</body> </html>", helpers{}},
+		{"empty body", 500, "", "INTERNAL_SERVER_ERROR", "Internal Server Error",
+			"POST /rest/systems: 500 INTERNAL_SERVER_ERROR: Internal Server Error", helpers{}},
+		{"JSON without message", 418, `{"code":"TEAPOT"}`, "TEAPOT", "I'm a teapot",
+			"POST /rest/systems: 418 TEAPOT: I'm a teapot", helpers{}},
+		{"unknown status, no code", 499, `{"error":"client went away"}`, "", "client went away",
+			"POST /rest/systems: 499: client went away", helpers{}},
+		{"code only decides", 400, `{"error":"gone","code":"NOT_FOUND"}`, "NOT_FOUND", "gone",
+			"POST /rest/systems: 400 NOT_FOUND: gone", helpers{badRequest: true, notFound: true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, tc.status, tc.body) })
+			err := newTestClient(t, srv.URL).CreateSystem(context.Background(), "prod")
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v (%T) is not an *Error", err, err)
+			}
+			if e.StatusCode != tc.status || e.Code != tc.wantCode || e.Message != tc.wantMsg || e.Method != "POST" || e.Path != "/rest/systems" {
+				t.Errorf("error = %+v", *e)
+			}
+			if err.Error() != tc.wantText {
+				t.Errorf("text = %q\nwant   %q", err.Error(), tc.wantText)
+			}
+			got := helpers{IsBadRequest(err), IsUnauthorized(err), IsForbidden(err), IsNotFound(err), IsConflict(err), IsActionFailed(err)}
+			if got != tc.want {
+				t.Errorf("helpers = %+v, want %+v", got, tc.want)
+			}
+			if rec.count() != 1 {
+				t.Errorf("attempts = %d, want 1", rec.count())
+			}
+		})
+	}
+}
+
+func TestHelpersOnOtherErrors(t *testing.T) {
+	for _, err := range []error{nil, errors.New("plain"), &TransportError{Method: "GET", Path: "/x", Err: context.Canceled}} {
+		if IsNotFound(err) || IsConflict(err) || IsUnauthorized(err) || IsForbidden(err) || IsBadRequest(err) || IsActionFailed(err) {
+			t.Errorf("a helper matched %v", err)
+		}
+	}
+	wrapped := errors.Join(errors.New("context"), &Error{StatusCode: 404, Code: "NOT_FOUND"})
+	if !IsNotFound(wrapped) {
+		t.Error("IsNotFound does not see through wrapping")
+	}
+}
+
+func TestLongErrorBodyIsTruncated(t *testing.T) {
+	body := strings.Repeat("é", 600) // 1200 bytes, two per rune
+	srv, _ := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 500, body) })
+	err := newTestClient(t, srv.URL).CreateSystem(context.Background(), "prod")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v", err)
+	}
+	if len(e.Message) > maxMessageBytes+3 || !strings.HasSuffix(e.Message, "...") || !strings.HasPrefix(e.Message, "éé") {
+		t.Errorf("message not truncated: %d bytes", len(e.Message))
+	}
+	if !strings.HasPrefix(strings.TrimSuffix(e.Message, "..."), strings.Repeat("é", 256)) {
+		t.Errorf("message cut inside a rune: %q", e.Message[len(e.Message)-8:])
+	}
+}
+
+func TestActionResult(t *testing.T) {
+	cases := []struct {
+		name    string
+		body    string
+		wantErr bool
+		wantMsg string
+	}{
+		{"Y", `{"actionResult":"Y"}`, false, ""},
+		{"Y with extra fields", `{"actionResult":"Y","message":"done"}`, false, ""},
+		{"no actionResult", `{"systemName":"a"}`, false, ""},
+		{"empty body", ``, false, ""},
+		{"non-JSON body", `OK`, false, ""},
+		{"N with message", `{"actionResult":"N","message":"node agent unreachable"}`, true, "node agent unreachable"},
+		{"N with error", `{"actionResult":"N","error":"port in use"}`, true, "port in use"},
+		{"N with errorMessage", `{"actionResult":"N","errorMessage":"disk full"}`, true, "disk full"},
+		{"lower-case n", `{"actionResult":"n","message":"x"}`, true, "x"},
+		{"N without message", `{"actionResult":"N"}`, true, "no reason given"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, tc.body) })
+			err := newTestClient(t, srv.URL).RenameSystem(context.Background(), "a", "b")
+			if !tc.wantErr {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v (%T) is not an *Error", err, err)
+			}
+			if e.StatusCode != 200 || e.Code != CodeActionFailed || e.Message != tc.wantMsg || !IsActionFailed(err) {
+				t.Errorf("error = %+v", *e)
+			}
+			if IsNotFound(err) || IsBadRequest(err) || IsConflict(err) {
+				t.Error("a status helper matched an action failure")
+			}
+			want := `PUT /rest/systems/a: the manager reported actionResult "N": ` + tc.wantMsg
+			if err.Error() != want {
+				t.Errorf("text = %q\nwant   %q", err.Error(), want)
+			}
+			if rec.count() != 1 {
+				t.Errorf("attempts = %d, want 1", rec.count())
+			}
+		})
+	}
+}
+
+func TestRedirectIsNotFollowed(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		http.Redirect(w, r, "https://elsewhere.example.com/rest/systems?"+r.URL.RawQuery, http.StatusFound)
+	})
+	_, err := newTestClient(t, srv.URL).ListSystems(context.Background())
+	var e *Error
+	if !errors.As(err, &e) || e.StatusCode != http.StatusFound {
+		t.Fatalf("got %v, want a 302 *Error", err)
+	}
+	if !strings.Contains(e.Message, "redirect to https://elsewhere.example.com/rest/systems?key=REDACTED not followed") {
+		t.Errorf("message = %q", e.Message)
+	}
+	assertNoKey(t, "redirect error", err.Error())
+	if rec.count() != 1 {
+		t.Errorf("requests = %d, want 1", rec.count())
+	}
+}
+
+func TestEmptyPathSegmentsAreRefused(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, `{}`) })
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for name, err := range map[string]error{
+		"DeleteSystem empty": c.DeleteSystem(ctx, ""),
+		"DeleteNode dotdot":  c.DeleteNode(ctx, "sys", ".."),
+		"UpdateNode dot":     c.UpdateNode(ctx, ".", "n", UpdateNodeRequest{}),
+		"RenameSystem empty": c.RenameSystem(ctx, "", "x"),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "invalid path segment") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	if _, err := c.GetSystem(ctx, ""); err == nil {
+		t.Error("GetSystem(\"\") succeeded")
+	}
+	if _, err := c.GetNode(ctx, "s", ""); err == nil {
+		t.Error("GetNode with empty node succeeded")
+	}
+	if rec.count() != 0 {
+		t.Errorf("%d requests sent for invalid names", rec.count())
+	}
+}

@@ -1,0 +1,135 @@
+package apm
+
+import (
+	"context"
+	"net/http"
+)
+
+// Node is a node of a system (spec part 2; detail fields from gaps.md).
+type Node struct {
+	NodeID                       string // body "nodeId"; when absent it equals NodeName (gaps.md)
+	NodeName, SystemName, HostIP string
+	AgentPort                    int64
+	Status                       string
+	Servers                      []NodeServer // detail only, never nil there; nil from the list
+}
+
+// NodeServer is a server as listed in a node's detail.
+type NodeServer struct{ ServerID, ServerType, Status string }
+
+// CreateNodeRequest is the body of POST /rest/nodes; every field is required.
+type CreateNodeRequest struct {
+	NodeName, SystemName, HostIP string
+	AgentPort                    int64
+}
+
+// UpdateNodeRequest is the body of PUT /rest/nodes/{nodeId}/systems/{systemName}; zero
+// fields are left out, so they keep their current value.
+type UpdateNodeRequest struct {
+	HostIP    string
+	AgentPort int64
+}
+
+type wireNode struct {
+	NodeID     flexString       `json:"nodeId"`
+	NodeName   flexString       `json:"nodeName"`
+	SystemName flexString       `json:"systemName"`
+	HostIP     flexString       `json:"hostIp"`
+	AgentPort  flexInt          `json:"agentPort"`
+	Status     flexString       `json:"status"`
+	Servers    []wireNodeServer `json:"servers"`
+}
+
+type wireNodeServer struct {
+	ServerID   flexString `json:"serverId"`
+	ServerType flexString `json:"serverType"`
+	Status     flexString `json:"status"`
+}
+
+func (w wireNode) node() Node {
+	n := Node{
+		NodeID:     string(w.NodeID),
+		NodeName:   string(w.NodeName),
+		SystemName: string(w.SystemName),
+		HostIP:     string(w.HostIP),
+		AgentPort:  int64(w.AgentPort),
+		Status:     string(w.Status),
+	}
+	if n.NodeID == "" {
+		n.NodeID = n.NodeName
+	}
+	return n
+}
+
+// ListNodes returns every node of every system (GET /rest/nodes). The result is never nil.
+func (c *Client) ListNodes(ctx context.Context) ([]Node, error) {
+	list := newList[wireNode]("nodes")
+	if err := c.get(ctx, "/rest/nodes", nil, list); err != nil {
+		return nil, err
+	}
+	out := make([]Node, 0, len(list.Items))
+	for _, w := range list.Items {
+		out = append(out, w.node())
+	}
+	return out, nil
+}
+
+// GetNode returns one node with its servers (GET /rest/nodes/{nodeName}/systems/{systemName}).
+func (c *Client) GetNode(ctx context.Context, systemName, nodeName string) (*Node, error) {
+	path, err := buildPath("/rest/nodes/{}/systems/{}", nodeName, systemName)
+	if err != nil {
+		return nil, err
+	}
+	var w wireNode
+	if err := c.get(ctx, path, nil, &w); err != nil {
+		return nil, err
+	}
+	// The path names the node; a terse manager may not repeat the names.
+	if w.NodeName == "" {
+		w.NodeName = flexString(nodeName)
+	}
+	if w.SystemName == "" {
+		w.SystemName = flexString(systemName)
+	}
+	n := w.node()
+	n.Servers = make([]NodeServer, 0, len(w.Servers))
+	for _, s := range w.Servers {
+		n.Servers = append(n.Servers, NodeServer{ServerID: string(s.ServerID), ServerType: string(s.ServerType), Status: string(s.Status)})
+	}
+	return &n, nil
+}
+
+type createNodeBody struct {
+	NodeName   string `json:"nodeName"`
+	SystemName string `json:"systemName"`
+	HostIP     string `json:"hostIp"`
+	AgentPort  int64  `json:"agentPort"`
+}
+
+type updateNodeBody struct {
+	HostIP    string `json:"hostIp,omitempty"`
+	AgentPort int64  `json:"agentPort,omitempty"`
+}
+
+// CreateNode registers a node in a system (POST /rest/nodes, scale-out).
+func (c *Client) CreateNode(ctx context.Context, req CreateNodeRequest) error {
+	return c.send(ctx, http.MethodPost, "/rest/nodes", nil, createNodeBody(req))
+}
+
+// UpdateNode modifies a node (PUT /rest/nodes/{nodeId}/systems/{systemName}).
+func (c *Client) UpdateNode(ctx context.Context, systemName, nodeID string, req UpdateNodeRequest) error {
+	path, err := buildPath("/rest/nodes/{}/systems/{}", nodeID, systemName)
+	if err != nil {
+		return err
+	}
+	return c.send(ctx, http.MethodPut, path, nil, updateNodeBody(req))
+}
+
+// DeleteNode removes a node (DELETE /rest/nodes/{nodeId}/systems/{systemName}, scale-in).
+func (c *Client) DeleteNode(ctx context.Context, systemName, nodeID string) error {
+	path, err := buildPath("/rest/nodes/{}/systems/{}", nodeID, systemName)
+	if err != nil {
+		return err
+	}
+	return c.send(ctx, http.MethodDelete, path, nil, nil)
+}

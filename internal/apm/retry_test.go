@@ -1,0 +1,394 @@
+package apm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func asTransportError(t *testing.T, err error) *TransportError {
+	t.Helper()
+	var te *TransportError
+	if !errors.As(err, &te) {
+		t.Fatalf("error %v (%T) is not a *TransportError", err, err)
+	}
+	return te
+}
+
+func TestGetRetriesUntilSuccess(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n < 3 {
+			reply(w, 503, `{"error":"busy"}`)
+			return
+		}
+		reply(w, 200, `{"systems":[{"systemName":"prod"}]}`)
+	})
+	systems, err := newTestClient(t, srv.URL).ListSystems(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(systems) != 1 || systems[0].SystemName != "prod" {
+		t.Errorf("systems = %+v", systems)
+	}
+	if rec.count() != 3 {
+		t.Errorf("attempts = %d, want 3", rec.count())
+	}
+}
+
+func TestRetryableStatusesPerMethod(t *testing.T) {
+	ctx := context.Background()
+	calls := map[string]func(c *Client) error{
+		"GET":    func(c *Client) error { _, err := c.GetSystem(ctx, "a"); return err },
+		"PUT":    func(c *Client) error { return c.RenameSystem(ctx, "a", "b") },
+		"DELETE": func(c *Client) error { return c.DeleteSystem(ctx, "a") },
+		"POST":   func(c *Client) error { return c.CreateSystem(ctx, "a") },
+	}
+	for _, status := range []int{400, 401, 403, 404, 409, 500, 429, 502, 503, 504} {
+		for method, call := range calls {
+			t.Run(fmt.Sprintf("%s %d", method, status), func(t *testing.T) {
+				srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+					if n == 1 {
+						reply(w, status, `{"error":"first"}`)
+						return
+					}
+					reply(w, 200, `{"systemName":"a","actionResult":"Y"}`)
+				})
+				err := call(newTestClient(t, srv.URL))
+				retry := retryableStatus(status) && method != "POST"
+				if retry {
+					if err != nil || rec.count() != 2 {
+						t.Errorf("err = %v, attempts = %d; want success after 2 attempts", err, rec.count())
+					}
+					return
+				}
+				var e *Error
+				if !errors.As(err, &e) || e.StatusCode != status || e.Message != "first" {
+					t.Errorf("err = %v, want the %d *Error", err, status)
+				}
+				if rec.count() != 1 {
+					t.Errorf("attempts = %d, want 1 (no retry)", rec.count())
+				}
+			})
+		}
+	}
+}
+
+func TestExhaustedRetriesKeepManagerMessage(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		reply(w, 503, fmt.Sprintf(`{"error":"maintenance window %d","code":"SERVICE_UNAVAILABLE"}`, n))
+	})
+	_, err := newTestClient(t, srv.URL, withMaxRetries(2)).ListNodes(context.Background())
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	if rec.count() != 3 || e.Attempts != 3 {
+		t.Errorf("attempts: server %d, error %d; want 3", rec.count(), e.Attempts)
+	}
+	want := "GET /rest/nodes: 503 SERVICE_UNAVAILABLE: maintenance window 3 (after 3 attempts)"
+	if err.Error() != want {
+		t.Errorf("text = %q\nwant   %q", err, want)
+	}
+	assertNoKey(t, "exhausted retries", err.Error())
+}
+
+func TestZeroRetries(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 503, `{"error":"x"}`) })
+	_, err := newTestClient(t, srv.URL, withMaxRetries(0)).ListNodes(context.Background())
+	if err == nil || rec.count() != 1 || strings.Contains(err.Error(), "after") {
+		t.Errorf("err = %v, attempts = %d; want one attempt", err, rec.count())
+	}
+}
+
+func TestRetryAfterIsHonouredAndCapped(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "1") // one second, capped to RetryWaitMax below
+			reply(w, 429, `{"error":"slow down"}`)
+			return
+		}
+		reply(w, 200, `{"systems":[]}`)
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMin, c.RetryWaitMax = time.Millisecond, 40*time.Millisecond })
+	start := time.Now()
+	if _, err := c.ListSystems(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Without Retry-After the first backoff would be at most RetryWaitMin (1ms).
+	if d := time.Since(start); d < 40*time.Millisecond || d > 900*time.Millisecond {
+		t.Errorf("took %s, want the capped Retry-After of 40ms", d)
+	}
+	if rec.count() != 2 {
+		t.Errorf("attempts = %d, want 2", rec.count())
+	}
+}
+
+func TestRetryAfterZeroRetriesAtOnce(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "0")
+			reply(w, 503, `{}`)
+			return
+		}
+		reply(w, 200, `{"systems":[]}`)
+	})
+	c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMin, c.RetryWaitMax = 5*time.Second, 10*time.Second })
+	start := time.Now()
+	if _, err := c.ListSystems(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second || rec.count() != 2 {
+		t.Errorf("took %s with %d attempts; want an immediate retry", d, rec.count())
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	c := &Client{waitMin: 100 * time.Millisecond, waitMax: time.Second}
+	bounds := map[int][2]time.Duration{
+		1:  {50 * time.Millisecond, 100 * time.Millisecond},
+		2:  {100 * time.Millisecond, 200 * time.Millisecond},
+		3:  {200 * time.Millisecond, 400 * time.Millisecond},
+		4:  {400 * time.Millisecond, 800 * time.Millisecond},
+		5:  {500 * time.Millisecond, time.Second},
+		60: {500 * time.Millisecond, time.Second},
+	}
+	for retry, b := range bounds {
+		seen := map[time.Duration]bool{}
+		for i := 0; i < 50; i++ {
+			d := c.backoff(retry, 0, false)
+			if d < b[0] || d > b[1] {
+				t.Errorf("backoff(%d) = %s, want within %v", retry, d, b)
+			}
+			seen[d] = true
+		}
+		if len(seen) < 2 {
+			t.Errorf("backoff(%d) has no jitter", retry)
+		}
+	}
+	if d := c.backoff(1, 5*time.Second, true); d != time.Second {
+		t.Errorf("Retry-After 5s gave %s, want the 1s cap", d)
+	}
+	if d := c.backoff(3, 0, true); d != 0 {
+		t.Errorf("Retry-After 0 gave %s", d)
+	}
+	if d := c.backoff(1, 300*time.Millisecond, true); d != 300*time.Millisecond {
+		t.Errorf("Retry-After 300ms gave %s", d)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cases := []struct {
+		in     string
+		want   time.Duration
+		wantOK bool
+	}{
+		{"", 0, false},
+		{"3", 3 * time.Second, true},
+		{" 0 ", 0, true},
+		{"-1", 0, false},
+		{"soon", 0, false},
+		{now.Add(10 * time.Second).Format(http.TimeFormat), 10 * time.Second, true},
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
+		{"99999999999", 24 * time.Hour, true},
+	}
+	for _, tc := range cases {
+		got, ok := parseRetryAfter(tc.in, now)
+		if got != tc.want || ok != tc.wantOK {
+			t.Errorf("parseRetryAfter(%q) = %s, %t; want %s, %t", tc.in, got, ok, tc.want, tc.wantOK)
+		}
+	}
+}
+
+func TestBodyResentOnEachAttempt(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n < 3 {
+			reply(w, 502, `{}`)
+			return
+		}
+		reply(w, 200, `{"actionResult":"Y"}`)
+	})
+	err := newTestClient(t, srv.URL).UpdateNode(context.Background(), "sys", "n1", UpdateNodeRequest{HostIP: "10.0.0.9", AgentPort: 7730})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := rec.all()
+	if len(reqs) != 3 {
+		t.Fatalf("attempts = %d, want 3", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Body != `{"hostIp":"10.0.0.9","agentPort":7730}` {
+			t.Errorf("attempt %d body = %q", i+1, r.Body)
+		}
+	}
+}
+
+func TestConnectionRefused(t *testing.T) {
+	endpoint := closedEndpoint(t)
+	ctx := context.Background()
+	for method, call := range map[string]func(c *Client) error{
+		"GET":  func(c *Client) error { _, err := c.ListSystems(ctx); return err },
+		"POST": func(c *Client) error { return c.CreateSystem(ctx, "a") }, // never reached the server: safe to retry
+	} {
+		t.Run(method, func(t *testing.T) {
+			err := call(newTestClient(t, endpoint, withMaxRetries(2)))
+			te := asTransportError(t, err)
+			if te.Attempts != 3 {
+				t.Errorf("attempts = %d, want 3", te.Attempts)
+			}
+			if !errors.Is(err, syscall.ECONNREFUSED) {
+				t.Errorf("error does not unwrap to ECONNREFUSED: %v", err)
+			}
+			var op *net.OpError
+			if !errors.As(err, &op) || op.Op != "dial" {
+				t.Errorf("error does not unwrap to the dial error: %v", err)
+			}
+			prefix := method + " /rest/systems: connection failed (after 3 attempts): dial tcp "
+			if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, "connect: connection refused") {
+				t.Errorf("text = %q, want %q...connect: connection refused", msg, prefix)
+			}
+			assertNoKey(t, "connection refused", err.Error())
+		})
+	}
+}
+
+// hangUp answers no request: it closes the connection after reading the request, so the
+// client cannot know whether the request took effect.
+func hangUp(w http.ResponseWriter, _ *http.Request, _ int) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err == nil {
+		_ = conn.Close()
+	}
+}
+
+func TestPostNotRetriedAfterSending(t *testing.T) {
+	srv, rec := serve(t, hangUp)
+	err := newTestClient(t, srv.URL).CreateSystem(context.Background(), "a")
+	te := asTransportError(t, err)
+	if rec.count() != 1 || te.Attempts != 1 {
+		t.Errorf("attempts: server %d, error %d; want 1", rec.count(), te.Attempts)
+	}
+	if !strings.HasPrefix(err.Error(), "POST /rest/systems: request failed: ") {
+		t.Errorf("text = %q", err)
+	}
+}
+
+func TestGetRetriedAfterBrokenConnection(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			hangUp(w, r, n)
+			return
+		}
+		reply(w, 200, `{"nodes":[]}`)
+	})
+	if _, err := newTestClient(t, srv.URL).ListNodes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rec.count() != 2 {
+		t.Errorf("attempts = %d, want 2", rec.count())
+	}
+}
+
+// hangUntilDone blocks the first request until the client gives up on it.
+func hangUntilDone(w http.ResponseWriter, r *http.Request, n int) {
+	if n == 1 {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+		return
+	}
+	reply(w, 200, `{"version":"1","actionResult":"Y"}`)
+}
+
+func TestAttemptTimeout(t *testing.T) {
+	short := func(c *Config) { c.RequestTimeout = 50 * time.Millisecond }
+	t.Run("GET retried", func(t *testing.T) {
+		srv, rec := serve(t, hangUntilDone)
+		if _, err := newTestClient(t, srv.URL, short).ManagerInfo(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if rec.count() != 2 {
+			t.Errorf("attempts = %d, want 2", rec.count())
+		}
+	})
+	t.Run("POST not retried", func(t *testing.T) {
+		srv, rec := serve(t, hangUntilDone)
+		err := newTestClient(t, srv.URL, short).CreateSystem(context.Background(), "a")
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "POST /rest/systems: request timed out after 50ms") {
+			t.Errorf("err = %v", err)
+		}
+		if rec.count() != 1 {
+			t.Errorf("attempts = %d, want 1", rec.count())
+		}
+	})
+}
+
+func TestCancelDuringBackoffReturnsPromptly(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 503, `{"error":"down"}`) })
+	c := newTestClient(t, srv.URL, func(c *Config) { c.RetryWaitMin, c.RetryWaitMax = 10*time.Second, 20*time.Second })
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(30*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := c.ListSystems(ctx)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("returned after %s, want promptly after cancellation", d)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		t.Errorf("cancellation unwraps to the last *Error %v; callers would misreport it", e)
+	}
+	want := `GET /rest/systems: request canceled while waiting to retry (last error: 503 SERVICE_UNAVAILABLE: down): context canceled`
+	if err.Error() != want {
+		t.Errorf("text = %q\nwant   %q", err, want)
+	}
+	if rec.count() != 1 {
+		t.Errorf("attempts = %d, want 1", rec.count())
+	}
+}
+
+func TestCallerContext(t *testing.T) {
+	t.Run("already canceled", func(t *testing.T) {
+		srv, rec := serve(t, hangUntilDone)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := newTestClient(t, srv.URL).ListSystems(ctx)
+		if !errors.Is(err, context.Canceled) || rec.count() != 0 {
+			t.Errorf("err = %v, requests = %d", err, rec.count())
+		}
+	})
+	t.Run("canceled in flight", func(t *testing.T) {
+		srv, rec := serve(t, hangUntilDone)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(30*time.Millisecond, cancel)
+		_, err := newTestClient(t, srv.URL).ListSystems(ctx)
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "GET /rest/systems: request canceled: ") {
+			t.Errorf("err = %v", err)
+		}
+		if rec.count() != 1 {
+			t.Errorf("attempts = %d, want 1", rec.count())
+		}
+		assertNoKey(t, "canceled", err.Error())
+	})
+	t.Run("deadline in flight", func(t *testing.T) {
+		srv, rec := serve(t, hangUntilDone)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		defer cancel()
+		_, err := newTestClient(t, srv.URL).ListSystems(ctx)
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), "GET /rest/systems: deadline exceeded: ") {
+			t.Errorf("err = %v", err)
+		}
+		if rec.count() != 1 {
+			t.Errorf("attempts = %d, want 1", rec.count())
+		}
+	})
+}

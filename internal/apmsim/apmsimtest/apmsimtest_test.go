@@ -1,0 +1,78 @@
+package apmsimtest
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+)
+
+func getJSON(t *testing.T, c *http.Client, url string, v any) int {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if v != nil {
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode
+}
+
+func TestStart(t *testing.T) {
+	srv := Start(t, WithSeed(apmsim.SeedDemo))
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") || len(srv.AdminKey) != 32 || len(srv.ViewerKey) != 32 || srv.AdminKey == srv.ViewerKey {
+		t.Fatalf("server %+v", srv)
+	}
+	var out struct {
+		Systems []struct{ SystemName string }
+	}
+	if code := getJSON(t, http.DefaultClient, srv.URL+"/rest/systems?key="+srv.ViewerKey, &out); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	if len(out.Systems) != 2 || out.Systems[0].SystemName != "batch" || out.Systems[1].SystemName != "shop" {
+		t.Fatalf("systems %+v", out.Systems)
+	}
+	if code := getJSON(t, http.DefaultClient, srv.URL+"/rest/systems?key=wrong", nil); code != 401 {
+		t.Fatalf("wrong key: status %d", code)
+	}
+	if n := srv.Sim.RequestCounts()["GET /rest/systems"]; n != 1 {
+		t.Fatalf("count %d", n)
+	}
+}
+
+func TestStartEmptyByDefault(t *testing.T) {
+	srv := Start(t, func(o *apmsim.Options) { o.AdminKey = "fixed" })
+	if srv.AdminKey != "fixed" {
+		t.Fatalf("AdminKey %q", srv.AdminKey)
+	}
+	var out struct{ Systems []any }
+	getJSON(t, http.DefaultClient, srv.URL+"/rest/systems?key=fixed", &out)
+	if out.Systems == nil || len(out.Systems) != 0 {
+		t.Fatalf("systems %v", out.Systems)
+	}
+}
+
+func TestStartTLS(t *testing.T) {
+	srv, caPEM := StartTLS(t)
+	if !strings.HasPrefix(srv.URL, "https://127.0.0.1:") {
+		t.Fatalf("URL %s", srv.URL)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM([]byte(caPEM)) {
+		t.Fatal("bad CA PEM")
+	}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	defer c.CloseIdleConnections()
+	var info struct{ Version, Status string }
+	if code := getJSON(t, c, srv.URL+"/rest/public/managerInfo", &info); code != 200 || info.Version != apmsim.ManagerVersion || info.Status != "running" {
+		t.Fatalf("status %d info %+v", code, info)
+	}
+}

@@ -1,0 +1,97 @@
+package apmsim
+
+import (
+	"net/http"
+	"path/filepath"
+	"testing"
+)
+
+// fakeServersArea is a minimal area built the way later areas (WAS, web,
+// session servers) plug in: its own state slot and the optional hooks,
+// with no change to the core files.
+type fakeServersArea struct{ s *Sim }
+
+type fakeServerData struct {
+	ByNode map[string][]nodeServer `json:"byNode"` // by node ID
+}
+
+func (d *fakeServerData) init() { d.ByNode = map[string][]nodeServer{} }
+
+var fakeServerState = newExtKey[fakeServerData]("test-fake-servers")
+
+func (a fakeServersArea) register(r *router) {
+	r.handle("POST /rest/fake/{nodeId}/{serverId}", func(w http.ResponseWriter, r *http.Request) {
+		err := a.s.update(func(wd *world) error {
+			n := wd.nodes[r.PathValue("nodeId")]
+			if n == nil {
+				return notFound("Node not found: %s", r.PathValue("nodeId"))
+			}
+			st := fakeServerState.of(wd)
+			st.ByNode[n.ID] = append(st.ByNode[n.ID], nodeServer{ServerID: r.PathValue("serverId"), ServerType: "S", Status: "stopped"})
+			return nil
+		})
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		actionOK(w)
+	})
+}
+
+func (a fakeServersArea) seed(wd *world, seed string) {
+	web := wd.nodeByName(wd.systemByName("shop").ID, "web-01")
+	fakeServerState.of(wd).ByNode[web.ID] = []nodeServer{{ServerID: "seeded", ServerType: "E", Status: "running"}}
+}
+
+func (a fakeServersArea) nodeServers(wd *world, n *node) []nodeServer {
+	return fakeServerState.of(wd).ByNode[n.ID]
+}
+
+func (a fakeServersArea) countSystem(wd *world, sys *system, c *systemCounts) {
+	for _, n := range wd.nodesOf(sys.ID) {
+		c.App += len(fakeServerState.of(wd).ByNode[n.ID])
+	}
+	c.Cache = 7
+}
+
+func (a fakeServersArea) checkNodeDelete(wd *world, n *node) error {
+	if k := len(fakeServerState.of(wd).ByNode[n.ID]); k > 0 {
+		return conflict("Node %s still has %d server(s)", n.Name, k)
+	}
+	return nil
+}
+
+func TestAreaHooksAndState(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	var s *Sim
+	start := func() http.Handler {
+		var err error
+		s, err = newSim(Options{AdminKey: testAdminKey, Seed: SeedDemo, StateFile: path, Clock: testClock},
+			func(s *Sim) area { return fakeServersArea{s} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Handler()
+	}
+	h := start()
+	// The seeder ran after the core ones, and the hooks show up.
+	expect(t, call(t, h, "GET", admin("/rest/nodes/web-01/systems/shop"), ""), 200,
+		`{"nodeId":"ND-0001","nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running",`+
+			`"servers":[{"serverId":"seeded","serverType":"E","status":"running"}]}`)
+	mustOK(t, h, "POST", admin("/rest/fake/ND-0001/was-1"), "")
+	expect(t, call(t, h, "GET", admin("/rest/systems/shop"), ""), 200,
+		`{"systemId":"SYS-0001","systemName":"shop","nodeCount":2,"webCount":0,"appCount":2,"sessionCount":0,"cacheCount":7,"nodes":[`+
+			`{"nodeName":"app-01","hostIp":"10.0.0.12","status":"running"},{"nodeName":"web-01","hostIp":"10.0.0.11","status":"running"}]}`)
+	expect(t, call(t, h, "DELETE", admin("/rest/nodes/ND-0001/systems/shop"), ""), 409,
+		errJSON("CONFLICT", "Node web-01 still has 2 server(s)"))
+	mustOK(t, h, "DELETE", admin("/rest/nodes/ND-0002/systems/shop"), "")
+
+	// The area's state went through the state file.
+	h = start()
+	expect(t, call(t, h, "GET", admin("/rest/nodes/web-01/systems/shop"), ""), 200,
+		`{"nodeId":"ND-0001","nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running",`+
+			`"servers":[{"serverId":"seeded","serverType":"E","status":"running"},{"serverId":"was-1","serverType":"S","status":"stopped"}]}`)
+	if got := s.RequestCounts()["POST /rest/fake/{nodeId}/{serverId}"]; got != 0 {
+		t.Fatalf("fresh sim counts %d", got)
+	}
+}

@@ -1,0 +1,187 @@
+package apmsim
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"path"
+	"strings"
+	"sync/atomic"
+)
+
+// role is what an API key may do.
+type role int
+
+const (
+	roleNone   role = iota // no or unknown key
+	roleViewer             // reads only
+	roleAdmin              // everything
+)
+
+// publicPrefix is the one path family that needs no key (spec 4.1, 5.4).
+const publicPrefix = "/rest/public"
+
+// router wraps an http.ServeMux (Go 1.22 method patterns) and adds what
+// every route shares: authentication, the viewer's read-only rule, JSON
+// 404/405 bodies, panic recovery and per-route request counts.
+//
+// The order of checks is 401 (bad key), then 404/405 (no such route), then
+// 403 (viewer writes), then the handler: a caller without a key learns
+// nothing about which paths exist, and an authenticated viewer gets a
+// precise 404/405 before being told it may not write.
+type router struct {
+	sim *Sim
+	mux *http.ServeMux
+	// counts is filled while areas register and read-only afterwards, so
+	// the hot path needs no lock: only the atomic counter is touched.
+	counts map[string]*atomic.Int64
+}
+
+func newRouter(s *Sim) *router {
+	return &router{sim: s, mux: http.NewServeMux(), counts: map[string]*atomic.Int64{}}
+}
+
+// handle registers an API route. pattern is a ServeMux pattern with a
+// method, e.g. "GET /rest/systems/{systemName}"; it is also the key of
+// the route's request count.
+func (rt *router) handle(pattern string, h http.HandlerFunc) {
+	c := new(atomic.Int64)
+	rt.counts[pattern] = c
+	rt.mux.Handle(pattern, recoverJSON(func(w http.ResponseWriter, r *http.Request) {
+		c.Add(1)
+		h(w, r)
+	}))
+}
+
+// handleAdmin registers a route of the sim itself (outside the spec): it is
+// for the admin key only, whatever the method, and is not counted, so that
+// reading the counts does not change them.
+func (rt *router) handleAdmin(pattern string, h http.HandlerFunc) {
+	rt.mux.Handle(pattern, recoverJSON(func(w http.ResponseWriter, r *http.Request) {
+		if rt.sim.roleOf(r.URL.Query().Get("key")) != roleAdmin {
+			writeError(w, http.StatusForbidden, codeForbidden, "Access denied")
+			return
+		}
+		h(w, r)
+	}))
+}
+
+func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	role := roleAdmin // stands for "no check needed" on public paths
+	if !isPublic(r.URL.Path) {
+		role = rt.sim.roleOf(r.URL.Query().Get("key"))
+		if role == roleNone {
+			writeError(w, http.StatusUnauthorized, codeUnauthorized, "Unauthorized")
+			return
+		}
+	}
+	// ServeMux would redirect a path like "/rest//systems" to its clean
+	// form; a real manager need not, so such a path is a client bug the
+	// tests should see: 404.
+	if p := r.URL.Path; p != path.Clean(p) {
+		writeError(w, http.StatusNotFound, codeNotFound, "Not found: "+p)
+		return
+	}
+	// ServeMux does not expose its 404/405 decision, so look the route up
+	// first and answer misses ourselves with JSON; hits are dispatched by
+	// the mux again so that it sets the path values.
+	if h, pattern := rt.mux.Handler(r); pattern == "" {
+		rt.unmatched(w, r, h)
+		return
+	}
+	if role == roleViewer && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeError(w, http.StatusForbidden, codeForbidden, "Access denied")
+		return
+	}
+	rt.mux.ServeHTTP(w, r)
+}
+
+// unmatched answers a request no route matched: 405 when the path exists
+// with other methods, else 404. The mux's own answer (run into a recorder)
+// tells which, and carries the Allow header.
+func (rt *router) unmatched(w http.ResponseWriter, r *http.Request, muxHandler http.Handler) {
+	rec := &headerRecorder{header: http.Header{}}
+	muxHandler.ServeHTTP(rec, r)
+	if rec.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", rec.header.Get("Allow"))
+		writeError(w, http.StatusMethodNotAllowed, codeMethodNotAllowed,
+			fmt.Sprintf("Method not allowed: %s %s", r.Method, r.URL.Path))
+		return
+	}
+	writeError(w, http.StatusNotFound, codeNotFound, "Not found: "+r.URL.Path)
+}
+
+// isPublic reports whether p is under /rest/public. The path is cleaned
+// first so that "/rest/public/../systems" is not mistaken for public.
+func isPublic(p string) bool {
+	p = path.Clean(p)
+	return p == publicPrefix || strings.HasPrefix(p, publicPrefix+"/")
+}
+
+// roleOf maps an API key to its role. Comparisons are constant-time so
+// that response timing does not leak key prefixes.
+func (s *Sim) roleOf(key string) role {
+	if key == "" {
+		return roleNone
+	}
+	if subtle.ConstantTimeCompare([]byte(key), []byte(s.adminKey)) == 1 {
+		return roleAdmin
+	}
+	if s.viewerKey != "" && subtle.ConstantTimeCompare([]byte(key), []byte(s.viewerKey)) == 1 {
+		return roleViewer
+	}
+	return roleNone
+}
+
+// recoverJSON turns a handler panic into a JSON 500 instead of a dropped
+// connection, so that a sim bug shows up as a readable test failure.
+func recoverJSON(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				writeError(w, http.StatusInternalServerError, codeInternal, fmt.Sprintf("internal error: %v", v))
+			}
+		}()
+		h(w, r)
+	})
+}
+
+// requestCounts returns the non-zero counts by route pattern.
+func (rt *router) requestCounts() map[string]int {
+	out := map[string]int{}
+	for p, c := range rt.counts {
+		if n := c.Load(); n > 0 {
+			out[p] = int(n)
+		}
+	}
+	return out
+}
+
+func (rt *router) resetRequestCounts() {
+	for _, c := range rt.counts {
+		c.Store(0)
+	}
+}
+
+// headerRecorder captures only the status and headers of the mux's own
+// 404/405 answer; the text body is dropped.
+type headerRecorder struct {
+	header http.Header
+	status int
+}
+
+func (h *headerRecorder) Header() http.Header { return h.header }
+
+func (h *headerRecorder) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *headerRecorder) Write(b []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	return len(b), nil
+}

@@ -1,0 +1,61 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// callError turns a failed manager call into a diagnostic that says what happened and
+// what to do. action reads like "create system \"prod\"".
+func callError(action string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Failed to "+action, explain(err))
+}
+
+// createError is callError for creates: a conflict means the object exists already, and
+// the way out is to import it rather than to create it again.
+func createError(action, resourceType, importID string, err error) diag.Diagnostic {
+	if !apm.IsConflict(err) {
+		return callError(action, err)
+	}
+	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
+		"%s\n\nThe object already exists in the manager. To manage it with Terraform, import it instead of creating it:\n"+
+			"  terraform import %s.<name> %s\n"+
+			"or add an import block:\n"+
+			"  import {\n    to = %s.<name>\n    id = %q\n  }",
+		explain(err), resourceType, importID, resourceType, importID))
+}
+
+// explain renders an error from internal/apm with advice for its kind. The client never
+// puts the API key into error text, so err.Error() is safe to show.
+func explain(err error) string {
+	var apiErr *apm.Error
+	if !errors.As(err, &apiErr) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err.Error() + "\n\nThe operation was cancelled or ran out of time."
+		}
+		return err.Error() + "\n\nThe manager could not be reached. Check the endpoint argument (or " + envEndpoint +
+			"), the network path to the manager, and the TLS settings ca_cert_pem (or " + envCACertPEM + ") and insecure_skip_verify."
+	}
+	switch {
+	case apm.IsUnauthorized(err):
+		return err.Error() + "\n\nThe manager rejected the API key. Check the api_key argument of the provider or the " +
+			envAPIKey + " environment variable; the key may be wrong, expired or revoked."
+	case apm.IsForbidden(err):
+		return err.Error() + "\n\nThe API key is valid but is not allowed to do this. Use a key whose role permits the operation " +
+			"(for writes, an administrator key) in api_key or " + envAPIKey + "."
+	case apm.IsBadRequest(err):
+		return err.Error() + "\n\nThe manager rejected the request as invalid. Correct the configuration and apply again."
+	case apm.IsActionFailed(err):
+		return err.Error() + "\n\nThe manager accepted the request but reported that the operation failed. " +
+			"Check the arguments and the current state of the object in the manager, then apply again."
+	case apiErr.StatusCode >= 500:
+		return err.Error() + "\n\nThe manager failed internally. Retry later; if it persists, check the manager's logs."
+	default:
+		return err.Error()
+	}
+}

@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+)
+
+// testAccProtoV6ProviderFactories runs the provider in the test process; the CLI reattaches to it.
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"apm": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+func TestMain(m *testing.M) {
+	// OpenTofu prints a warning on stdout when TF_CLI_CONFIG_FILE names a missing file, and
+	// the test harness then cannot parse `tofu version`. Such a setting configures nothing.
+	if f := os.Getenv("TF_CLI_CONFIG_FILE"); f != "" {
+		if _, err := os.Stat(f); err != nil {
+			fmt.Fprintf(os.Stderr, "provider tests: ignoring TF_CLI_CONFIG_FILE=%s (%v)\n", f, err)
+			_ = os.Unsetenv("TF_CLI_CONFIG_FILE")
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// testAccPreCheck stops an acceptance test that has no CLI to run on. Without one, the
+// harness would try to download Terraform and kill the whole test binary.
+func testAccPreCheck(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
+		return
+	}
+	if _, err := exec.LookPath("terraform"); err == nil {
+		return
+	}
+	const msg = "no Terraform CLI: set TF_ACC_TERRAFORM_PATH to an absolute path of OpenTofu or Terraform (`make tools` builds them into .clis/)"
+	if os.Getenv("APM_ACC_REQUIRE_CLI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// accEnv is one acceptance test's own manager: an in-process apmsim, and an admin client
+// for arranging and inspecting it out of band (as another operator would).
+type accEnv struct {
+	t     *testing.T
+	sim   *apmsimtest.Server
+	admin *apm.Client
+}
+
+func newAccEnv(t *testing.T) *accEnv {
+	t.Helper()
+	sim := apmsimtest.Start(t)
+	admin, err := apm.New(apm.Config{Endpoint: sim.URL, APIKey: sim.AdminKey, MaxRetries: 0})
+	if err != nil {
+		t.Fatalf("admin client: %v", err)
+	}
+	return &accEnv{t: t, sim: sim, admin: admin}
+}
+
+// config prefixes resources with a provider block that uses the admin key.
+func (e *accEnv) config(resources string) string {
+	return e.configWithKey(e.sim.AdminKey, resources)
+}
+
+// configWithKey prefixes resources with a provider block that uses key.
+func (e *accEnv) configWithKey(key, resources string) string {
+	return fmt.Sprintf(`
+provider "apm" {
+  endpoint    = %q
+  api_key     = %q
+  max_retries = 0
+}
+%s`, e.sim.URL, key, resources)
+}
+
+// writes counts the requests that could have changed the manager.
+func (e *accEnv) writes() int {
+	n := 0
+	for route, count := range e.sim.Sim.RequestCounts() {
+		if !strings.HasPrefix(route, "GET ") {
+			n += count
+		}
+	}
+	return n
+}
+
+// must fails the test at once when an out-of-band arrangement fails.
+func (e *accEnv) must(err error) {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatalf("arranging the manager out of band: %v", err)
+	}
+}
+
+func (e *accEnv) ctx() context.Context { return context.Background() }
+
+// errorMatching matches diagnostics that contain each fragment, in order. The CLI wraps
+// long lines, so any run of spaces in a fragment matches any run of white space.
+func errorMatching(fragments ...string) *regexp.Regexp {
+	quoted := make([]string, len(fragments))
+	for i, f := range fragments {
+		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(f)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
