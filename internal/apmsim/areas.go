@@ -61,3 +61,64 @@ type nodeServer struct {
 type systemCounts struct {
 	Web, App, Session, Cache int
 }
+
+// Server kinds as the node detail's "servers" array reports them in serverType, shared by
+// the servers area (which runs them) and the meters area (which measures them).
+const (
+	serverKindWAS     = "was"
+	serverKindWeb     = "web"
+	serverKindSession = "session"
+)
+
+// simEvent is something that happened in the manager that other areas may record, such
+// as a node registered or a server started. Areas publish events with Sim.publish.
+type simEvent struct {
+	Severity string // "INFO", "WARNING" or "CRITICAL"
+	Target   string // name of the node or server concerned
+	Message  string
+}
+
+// eventRecorder records published events (the notifications area turns them into
+// notifications). Called with the write lock held.
+type eventRecorder interface {
+	recordEvent(w *world, ev simEvent)
+}
+
+// publish hands ev to every area that records events. The caller holds the write lock.
+func (s *Sim) publish(w *world, ev simEvent) {
+	for _, ar := range s.areaList {
+		if r, ok := ar.(eventRecorder); ok {
+			r.recordEvent(w, ev)
+		}
+	}
+}
+
+// writeRecord describes one write request after it was answered.
+type writeRecord struct {
+	Actor  string // "admin" or "viewer": which key acted; never the key itself
+	Method string
+	Path   string // without query
+	Status int
+}
+
+// writeObserver sees every authenticated write request (the admin area keeps the action
+// trace log with it). Called without any lock held, after the response was written.
+type writeObserver interface {
+	observeWrite(rec writeRecord)
+}
+
+// datasourceRegistry tells whether a datasource resource exists (the resources area);
+// the WAS area checks it before attaching a datasource. Called with a lock held.
+type datasourceRegistry interface {
+	hasDatasource(w *world, name string) bool
+}
+
+// datasourceExists asks the areas that keep datasources. The caller holds a lock.
+func (s *Sim) datasourceExists(w *world, name string) bool {
+	for _, ar := range s.areaList {
+		if r, ok := ar.(datasourceRegistry); ok && r.hasDatasource(w, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package apmsim
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -141,6 +142,8 @@ func (a nodesArea) create(w http.ResponseWriter, r *http.Request) {
 			return conflict("Node already exists: %s", body.NodeName)
 		}
 		wd.addNode(sys, body.NodeName, body.HostIP, port, a.s.now())
+		a.s.publish(wd, simEvent{Severity: "INFO", Target: body.NodeName,
+			Message: fmt.Sprintf("Node %s registered in system %s", body.NodeName, sys.Name)})
 		return nil
 	})
 	if err != nil {
@@ -220,6 +223,8 @@ func (a nodesArea) delete(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		delete(wd.nodes, n.ID)
+		a.s.publish(wd, simEvent{Severity: "INFO", Target: n.Name,
+			Message: fmt.Sprintf("Node %s removed from system %s", n.Name, systemName)})
 		return nil
 	})
 	if err != nil {

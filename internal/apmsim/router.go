@@ -67,12 +67,43 @@ func (rt *router) handleAdmin(pattern string, h http.HandlerFunc) {
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !isAuditedWrite(r) {
+		rt.dispatch(w, r)
+		return
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	if role := rt.dispatch(sw, r); role != roleNone {
+		rt.observeWrite(writeRecord{Actor: role.String(), Method: r.Method, Path: r.URL.Path, Status: sw.status})
+	}
+}
+
+// isAuditedWrite tells which requests the action trace log sees: writes to the
+// management API, not reads, not the public paths and not the sim's own paths.
+func isAuditedWrite(r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || isPublic(r.URL.Path) {
+		return false
+	}
+	return !strings.HasPrefix(path.Clean(r.URL.Path), "/_apmsim")
+}
+
+// observeWrite hands a finished write to every area that observes writes.
+func (rt *router) observeWrite(rec writeRecord) {
+	for _, ar := range rt.sim.areaList {
+		if o, ok := ar.(writeObserver); ok {
+			o.observeWrite(rec)
+		}
+	}
+}
+
+// dispatch authenticates and routes one request and returns the caller's role
+// (roleNone when the key was rejected).
+func (rt *router) dispatch(w http.ResponseWriter, r *http.Request) role {
 	role := roleAdmin // stands for "no check needed" on public paths
 	if !isPublic(r.URL.Path) {
 		role = rt.sim.roleOf(r.URL.Query().Get("key"))
 		if role == roleNone {
 			writeError(w, http.StatusUnauthorized, codeUnauthorized, "Unauthorized")
-			return
+			return role
 		}
 	}
 	// ServeMux would redirect a path like "/rest//systems" to its clean
@@ -80,20 +111,53 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// tests should see: 404.
 	if p := r.URL.Path; p != path.Clean(p) {
 		writeError(w, http.StatusNotFound, codeNotFound, "Not found: "+p)
-		return
+		return role
 	}
 	// ServeMux does not expose its 404/405 decision, so look the route up
 	// first and answer misses ourselves with JSON; hits are dispatched by
 	// the mux again so that it sets the path values.
 	if h, pattern := rt.mux.Handler(r); pattern == "" {
 		rt.unmatched(w, r, h)
-		return
+		return role
 	}
 	if role == roleViewer && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		writeError(w, http.StatusForbidden, codeForbidden, "Access denied")
-		return
+		return role
 	}
 	rt.mux.ServeHTTP(w, r)
+	return role
+}
+
+// String names a role in the action trace log.
+func (r role) String() string {
+	switch r {
+	case roleAdmin:
+		return "admin"
+	case roleViewer:
+		return "viewer"
+	default:
+		return "anonymous"
+	}
+}
+
+// statusWriter remembers the status a handler answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(status int) {
+	if s.status == 0 {
+		s.status = status
+	}
+	s.ResponseWriter.WriteHeader(status)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
 }
 
 // unmatched answers a request no route matched: 405 when the path exists

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -144,4 +145,15 @@ func (s *Sim) save() error {
 		return err
 	}
 	return writeFileAtomic(s.stateFile, data)
+}
+
+// Routes returns the route pattern of every API endpoint the sim serves, sorted, e.g.
+// "GET /rest/systems/{systemName}"; the sim's own /_apmsim paths are not included.
+func (s *Sim) Routes() []string {
+	out := make([]string, 0, len(s.router.counts))
+	for p := range s.router.counts {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }

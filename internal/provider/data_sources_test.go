@@ -119,7 +119,7 @@ func TestAccDataSourceSystem_notFound(t *testing.T) {
 				ExpectError: errorMatching(`Failed to read system "missing"`, "System not found: missing"),
 			},
 			{
-				Config:      env.config(`
+				Config: env.config(`
 data "apm_node" "missing" {
   system_name = "missing"
   name        = "n1"

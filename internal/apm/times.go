@@ -1,0 +1,50 @@
+package apm
+
+import (
+	"strings"
+	"time"
+)
+
+// Layouts of the manager's time values (gaps.md "Time formats"). None carries a time zone:
+// they are the manager's local wall clock.
+const (
+	LayoutCompact   = "20060102150405"      // notification createdAt, query dateTime
+	LayoutDateTime  = "2006-01-02 15:04:05" // analysis event and action log createdAt
+	LayoutDate      = "2006-01-02"          // license expireDate, user createdAt
+	LayoutQueryDate = "20060102"            // query startDate and endDate
+)
+
+// knownLayouts are tried, after the expected one, on values a real manager may spell
+// differently from the documentation.
+var knownLayouts = []string{LayoutDateTime, LayoutCompact, LayoutDate, LayoutQueryDate, time.RFC3339}
+
+// Timestamp is a time value of the manager: the string as it arrived and, when it could
+// be read, the time it names. Time is in UTC by convention, standing for the manager's
+// local wall clock (the manager sends no zone).
+type Timestamp struct {
+	Raw  string
+	Time time.Time // zero when Raw is empty or in no known layout
+}
+
+// IsZero reports whether the timestamp names no time.
+func (t Timestamp) IsZero() bool { return t.Time.IsZero() }
+
+// String returns the raw value, as the manager sent it.
+func (t Timestamp) String() string { return t.Raw }
+
+// parseTimestamp reads raw in layout, falling back to the other known layouts (lenient
+// decoding, gaps.md rule 1). An unreadable value keeps Raw and leaves Time zero.
+func parseTimestamp(raw, layout string) Timestamp {
+	ts := Timestamp{Raw: raw}
+	value := strings.TrimSpace(raw)
+	if value == "" {
+		return ts
+	}
+	for _, l := range append([]string{layout}, knownLayouts...) {
+		if t, err := time.ParseInLocation(l, value, time.UTC); err == nil {
+			ts.Time = t
+			return ts
+		}
+	}
+	return ts
+}
