@@ -40,6 +40,7 @@ func main() {
 type config struct {
 	addr, caOut, adminKey, viewerKey, stateFile, seed string
 	insecureHTTP                                      bool
+	transitionDelay                                   time.Duration
 }
 
 func parseFlags(args []string) (config, error) {
@@ -52,6 +53,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.viewerKey, "viewer-key", os.Getenv("APMSIM_VIEWER_KEY"), "read-only API key (default $APMSIM_VIEWER_KEY, else none)")
 	fs.StringVar(&c.stateFile, "state-file", "", "load state from and save it to this file")
 	fs.StringVar(&c.seed, "seed", apmsim.SeedEmpty, "initial data when there is no state file: empty or demo")
+	fs.DurationVar(&c.transitionDelay, "transition-delay", apmsim.DefaultTransitionDelay, "how long a server stays starting or stopping before it is running or stopped")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -81,6 +83,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	origin := describeOrigin(c)
 	sim, err := apmsim.New(apmsim.Options{
 		AdminKey: c.adminKey, ViewerKey: c.viewerKey, Seed: c.seed, StateFile: c.stateFile,
+		TransitionDelay: c.transitionDelay,
 	})
 	if err != nil {
 		return err

@@ -1,5 +1,7 @@
 package apmsim
 
+import "net/http"
+
 // area is one part of the API: it registers its routes on the router.
 // An area is a small struct holding the *Sim, in a file of its own.
 //
@@ -121,4 +123,11 @@ func (s *Sim) datasourceExists(w *world, name string) bool {
 		}
 	}
 	return false
+}
+
+// requestInterceptor may answer a request before authentication and routing (the faults
+// area injects errors, latency and connection resets this way). It returns true when it
+// answered. Called without any lock held.
+type requestInterceptor interface {
+	intercept(w http.ResponseWriter, r *http.Request) bool
 }

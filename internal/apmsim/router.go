@@ -67,6 +67,9 @@ func (rt *router) handleAdmin(pattern string, h http.HandlerFunc) {
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rt.intercepted(w, r) {
+		return
+	}
 	if !isAuditedWrite(r) {
 		rt.dispatch(w, r)
 		return
@@ -75,6 +78,21 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if role := rt.dispatch(sw, r); role != roleNone {
 		rt.observeWrite(writeRecord{Actor: role.String(), Method: r.Method, Path: r.URL.Path, Status: sw.status})
 	}
+}
+
+// intercepted offers the request to every area that intercepts requests (fault
+// injection) before any other processing; the sim's own /_apmsim paths are never
+// intercepted, so faults can always be switched off again.
+func (rt *router) intercepted(w http.ResponseWriter, r *http.Request) bool {
+	if strings.HasPrefix(path.Clean(r.URL.Path), "/_apmsim") {
+		return false
+	}
+	for _, ar := range rt.sim.areaList {
+		if i, ok := ar.(requestInterceptor); ok && i.intercept(w, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // isAuditedWrite tells which requests the action trace log sees: writes to the

@@ -16,7 +16,14 @@ type Options struct {
 	Seed      string           // "empty" (default) or "demo"
 	StateFile string           // if set: loaded at start when it exists, saved after every successful change
 	Clock     func() time.Time // default time.Now; for deterministic tests
+	// TransitionDelay is how long a server stays "starting" or "stopping" before it is
+	// "running" or "stopped"; 0 means DefaultTransitionDelay, negative means no delay.
+	TransitionDelay time.Duration
 }
+
+// DefaultTransitionDelay keeps servers briefly in their transitional states, long enough
+// for a client to see them and short enough not to slow tests down.
+const DefaultTransitionDelay = 200 * time.Millisecond
 
 // Sim is the simulated manager. It is safe for concurrent use.
 type Sim struct {
@@ -24,6 +31,8 @@ type Sim struct {
 	viewerKey string
 	stateFile string
 	now       func() time.Time
+	// transitionDelay is Options.TransitionDelay resolved: 0 means none.
+	transitionDelay time.Duration
 
 	mu sync.RWMutex // guards w
 	w  *world
@@ -57,6 +66,12 @@ func newSim(opts Options, extra ...func(*Sim) area) (*Sim, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	switch {
+	case opts.TransitionDelay == 0:
+		s.transitionDelay = DefaultTransitionDelay
+	case opts.TransitionDelay > 0:
+		s.transitionDelay = opts.TransitionDelay
 	}
 	s.areaList = s.areas()
 	for _, mk := range extra {
