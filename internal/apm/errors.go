@@ -189,8 +189,13 @@ func (r redactor) actionFailure(method, path string, status int, body []byte) *E
 	if !strings.HasPrefix(trimmed, "{") {
 		return nil
 	}
+	// A body that does not decode as an action result is no action failure; whether it
+	// decodes as what the caller expects is checked elsewhere.
 	var ar actionResultBody
-	if json.Unmarshal(body, &ar) != nil || !strings.EqualFold(strings.TrimSpace(string(ar.ActionResult)), "N") {
+	if err := json.Unmarshal(body, &ar); err != nil {
+		return nil //nolint:nilerr // see above
+	}
+	if !strings.EqualFold(strings.TrimSpace(string(ar.ActionResult)), "N") {
 		return nil
 	}
 	msg := ar.message()

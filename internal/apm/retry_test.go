@@ -261,7 +261,11 @@ func TestConnectionRefused(t *testing.T) {
 // hangUp answers no request: it closes the connection after reading the request, so the
 // client cannot know whether the request took effect.
 func hangUp(w http.ResponseWriter, _ *http.Request, _ int) {
-	conn, _, err := w.(http.Hijacker).Hijack()
+	hijacker, ok := w.(http.Hijacker)
+	if !ok {
+		panic("httptest response writers can hijack")
+	}
+	conn, _, err := hijacker.Hijack()
 	if err == nil {
 		_ = conn.Close()
 	}

@@ -15,7 +15,10 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
-// nodeConfig declares systems "shop" and "shop2" and one node in system.
+// testNodeName is the node that nodeConfig declares.
+const testNodeName = "web-01"
+
+// nodeConfig declares systems "shop" and "shop2" and the node testNodeName in system.
 func nodeConfig(system, hostIP string, agentPort int) string {
 	return fmt.Sprintf(`
 resource "apm_system" "shop" {
@@ -42,7 +45,7 @@ func TestAccNode_lifecycle(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
-			env.checkNodeGone("shop", "web-01"), env.checkNodeGone("shop2", "web-01"),
+			env.checkNodeGone("shop"), env.checkNodeGone("shop2"),
 			env.checkSystemsGone("shop", "shop2"),
 		),
 		Steps: []resource.TestStep{
@@ -54,7 +57,7 @@ func TestAccNode_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.NotNull()),
 					sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
 				},
-				Check: env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				Check: env.checkNode("shop", "10.0.0.11", 7730),
 			},
 			{
 				// Address and agent port change in place; the node keeps its nodeId.
@@ -67,7 +70,7 @@ func TestAccNode_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue("apm_system.shop", tfjsonpath.New("node_count"), knownvalue.Int64Exact(1)),
 					sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
 				},
-				Check: env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+				Check: env.checkNode("shop", "10.0.0.12", 7731),
 			},
 			{
 				// Moving to another system replaces the node.
@@ -79,8 +82,8 @@ func TestAccNode_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("id"), knownvalue.StringExact("shop2/web-01")),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNodeGone("shop", "web-01"),
-					env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
+					env.checkNodeGone("shop"),
+					env.checkNode("shop2", "10.0.0.12", 7731),
 				),
 			},
 			{
@@ -104,7 +107,7 @@ func TestAccNode_lifecycle(t *testing.T) {
 					plancheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7731)),
 				}},
 				// ...and applying puts it back.
-				Check: env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
+				Check: env.checkNode("shop2", "10.0.0.12", 7731),
 			},
 			{
 				// Scaled in outside Terraform: the next plan creates it again.
@@ -118,7 +121,7 @@ func TestAccNode_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("apm_node.test", plancheck.ResourceActionCreate),
 				}},
-				Check: env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
+				Check: env.checkNode("shop2", "10.0.0.12", 7731),
 			},
 		},
 	})
@@ -204,13 +207,14 @@ resource "apm_node" "test" {
 			},
 		},
 	})
-	if err := env.checkNodeGone("shop", "web-01")(nil); err != nil {
+	if err := env.checkNodeGone("shop")(nil); err != nil {
 		t.Error(err)
 	}
 }
 
 // checkNode compares the manager's view of a node with the expected values.
-func (e *accEnv) checkNode(system, name, hostIP string, agentPort int64) resource.TestCheckFunc {
+func (e *accEnv) checkNode(system, hostIP string, agentPort int64) resource.TestCheckFunc {
+	const name = testNodeName
 	return func(*terraform.State) error {
 		node, err := e.admin.GetNode(e.ctx(), system, name)
 		if err != nil {
@@ -223,7 +227,8 @@ func (e *accEnv) checkNode(system, name, hostIP string, agentPort int64) resourc
 	}
 }
 
-func (e *accEnv) checkNodeGone(system, name string) resource.TestCheckFunc {
+func (e *accEnv) checkNodeGone(system string) resource.TestCheckFunc {
+	const name = testNodeName
 	return func(*terraform.State) error {
 		_, err := e.admin.GetNode(e.ctx(), system, name)
 		switch {
