@@ -38,7 +38,7 @@ func (a fakeServersArea) register(r *router) {
 	})
 }
 
-func (a fakeServersArea) seed(wd *world, seed string) {
+func (a fakeServersArea) seed(wd *world, _ string) {
 	web := wd.nodeByName(wd.systemByName("shop").ID, "web-01")
 	fakeServerState.of(wd).ByNode[web.ID] = []nodeServer{{ServerID: "seeded", ServerType: "E", Status: "running"}}
 }

@@ -32,10 +32,10 @@ func validNodeName(name string) error {
 	return nil
 }
 
-// nameOK reports whether name has 1..max bytes, each an ASCII letter, a
+// nameOK reports whether name has 1..maxLen bytes, each an ASCII letter, a
 // digit or one of extra.
-func nameOK(name string, max int, extra string) bool {
-	if len(name) == 0 || len(name) > max {
+func nameOK(name string, maxLen int, extra string) bool {
+	if len(name) == 0 || len(name) > maxLen {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -154,4 +154,11 @@ func newExtKey[T any](name string) extKey[T] {
 }
 
 // of returns the area's state in w.
-func (k extKey[T]) of(w *world) *T { return w.ext[k.name].(*T) }
+func (k extKey[T]) of(w *world) *T {
+	v, ok := w.ext[k.name].(*T)
+	if !ok {
+		// newWorld and loadState create every registered slot with its type.
+		panic("apmsim: area state " + k.name + " is missing or of the wrong type")
+	}
+	return v
+}
