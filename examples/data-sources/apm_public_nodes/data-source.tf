@@ -1,0 +1,6 @@
+# The public node list (served without an API key): every node with its connection status.
+data "apm_public_nodes" "all" {}
+
+output "connected_nodes" {
+  value = [for n in data.apm_public_nodes.all.nodes : "${n.system_name}/${n.name}" if n.connection_status == "connected"]
+}

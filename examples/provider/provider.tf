@@ -1,0 +1,16 @@
+# Keep credentials out of the configuration: set them in the environment instead.
+#   export APM_ENDPOINT="https://apm-manager.example.com:8443"
+#   export APM_API_KEY="..."                         # never commit an API key
+#   export APM_CA_CERT_PEM="$(cat /path/to/ca.pem)"  # only for a private CA
+provider "apm" {
+  # All settings are optional when the environment variables are set.
+  request_timeout = "30s"
+  max_retries     = 4
+}
+
+# Every setting can also be given explicitly, e.g. from variables:
+# provider "apm" {
+#   endpoint    = "https://apm-manager.example.com:8443"
+#   api_key     = var.apm_api_key
+#   ca_cert_pem = file("${path.module}/ca.pem")
+# }

@@ -1,0 +1,4 @@
+import {
+  to = apm_node.example
+  id = "shop-prod/web-01"
+}

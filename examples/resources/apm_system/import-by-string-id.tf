@@ -1,0 +1,4 @@
+import {
+  to = apm_system.example
+  id = "shop-prod"
+}

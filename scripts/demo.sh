@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# End-to-end demo (make demo): builds the provider and the apmsim emulator, starts apmsim over HTTPS on a
+# free local port with a fresh random admin key, applies examples/quickstart with the locally built
+# provider (dev_overrides, no registry, no init), changes a node behind the CLI's back, shows that a plan
+# detects the drift, destroys everything and stops apmsim.
+# The CLI is the `terraform` on PATH when there is one, else OpenTofu 1.12.6 from scripts/install-clis.sh.
+# DEMO_CLI=/abs/path/to/tofu-or-terraform picks one explicitly.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+build="$repo/.build"
+demo="$build/demo"
+work="$demo/work"
+
+header() { printf '\n==== %s\n\n' "$*"; }
+die() { echo "demo: $*" >&2; exit 1; }
+
+command -v curl >/dev/null || die "curl is needed (apt-get install -y curl)"
+
+unset TF_CLI_CONFIG_FILE
+export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+color=()
+[ -t 1 ] || color=(-no-color)
+
+header "Building the provider and apmsim into .build/"
+mkdir -p "$build"
+go build -o "$build/terraform-provider-apm" .
+go build -o "$build/apmsim" ./cmd/apmsim
+echo "built .build/terraform-provider-apm and .build/apmsim"
+
+if [ -n "${DEMO_CLI:-}" ]; then
+  cli="$DEMO_CLI"
+elif cli="$(command -v terraform)"; then
+  :
+else
+  scripts/install-clis.sh tofu
+  cli="$repo/.clis/tofu"
+fi
+[ -x "$cli" ] || die "CLI not found or not executable: $cli"
+cli_name="$("$cli" version 2>/dev/null | sed -n 1p)" || die "$cli does not run"
+echo "CLI: $cli_name ($cli)"
+tf() { "$cli" "$@" "${color[@]}"; }
+
+# Fresh scratch directory every run: no state from an earlier demo, nothing written into examples/.
+rm -rf "$demo"
+mkdir -p "$work"
+chmod 700 "$demo"
+
+header "Starting apmsim (HTTPS, random admin key, empty seed)"
+# The key never appears in argv, the terminal or a file outside .build/demo (mode 700).
+APM_API_KEY="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+[ ${#APM_API_KEY} -eq 32 ] || die "could not generate a key"
+export APM_API_KEY
+APMSIM_ADMIN_KEY="$APM_API_KEY" "$build/apmsim" \
+  --addr 127.0.0.1:0 --ca-out "$demo/ca.pem" --seed empty >"$demo/apmsim.log" 2>&1 &
+sim_pid=$!
+cleanup() {
+  local rc=$?
+  if kill -0 "$sim_pid" 2>/dev/null; then
+    kill "$sim_pid" 2>/dev/null || true
+    wait "$sim_pid" 2>/dev/null || true
+  fi
+  if [ "$rc" -ne 0 ]; then
+    echo "demo: FAILED (exit status $rc); apmsim log (.build/demo/apmsim.log):" >&2
+    tail -n 20 "$demo/apmsim.log" >&2 || true
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+url=""
+for _ in $(seq 100); do
+  url="$(sed -n 's/^apmsim: serving \([^ ]*\).*/\1/p' "$demo/apmsim.log" | sed -n 1p)"
+  [ -n "$url" ] && break
+  kill -0 "$sim_pid" 2>/dev/null || die "apmsim exited early"
+  sleep 0.1
+done
+[ -n "$url" ] || die "apmsim did not report its address within 10 s"
+[ -s "$demo/ca.pem" ] || die "apmsim wrote no CA certificate to $demo/ca.pem"
+echo "apmsim pid $sim_pid serving $url (CA certificate: .build/demo/ca.pem)"
+
+export APM_ENDPOINT="$url"
+APM_CA_CERT_PEM="$(cat "$demo/ca.pem")"
+export APM_CA_CERT_PEM
+
+# Use the provider just built, for both registry hosts (Terraform and OpenTofu resolve
+# "apmplatform/apm" differently). With dev_overrides no `init` is needed.
+cat >"$demo/cli.tfrc" <<HCL
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/apmplatform/apm" = "$build"
+    "registry.opentofu.org/apmplatform/apm" = "$build"
+  }
+  direct {}
+}
+HCL
+export TF_CLI_CONFIG_FILE="$demo/cli.tfrc"
+
+cp -R examples/quickstart/. "$work/"
+cd "$work"
+
+header "$cli_name apply -auto-approve (examples/quickstart: 1 system, 2 nodes)"
+tf apply -auto-approve -input=false
+
+header "Outputs"
+tf output
+
+header "Changing node web-01 out of band: agent port 7730 -> 7731 (PUT on the manager's API)"
+system_name="$("$cli" output -raw system_name)"
+node_ids="$("$cli" output -json node_ids)"
+node_id="$(printf '%s' "$node_ids" | tr -d ' \n' | sed -n 's/.*"web-01":"\([^"]*\)".*/\1/p')"
+[ -n "$node_id" ] || die "could not read the node id of web-01 from the outputs: $node_ids"
+# The key goes to curl through its config on stdin, not the command line.
+curl -sS --fail-with-body --cacert "$demo/ca.pem" -X PUT -H 'Content-Type: application/json' \
+  --data '{"agentPort": 7731}' -o "$demo/put.json" -K - <<CURL
+url = "$url/rest/nodes/$node_id/systems/$system_name?key=$APM_API_KEY"
+CURL
+echo "PUT /rest/nodes/$node_id/systems/$system_name {\"agentPort\": 7731}: done"
+
+header "$cli_name plan -detailed-exitcode (expect the drift: exit status 2)"
+rc=0
+tf plan -detailed-exitcode -input=false || rc=$?
+case "$rc" in
+  2) echo; echo "plan exit status 2: the out-of-band change was detected" ;;
+  0) die "plan reported no changes: the drift was NOT detected" ;;
+  *) die "plan failed (exit status $rc)" ;;
+esac
+
+header "$cli_name destroy -auto-approve"
+tf destroy -auto-approve -input=false
+
+header "Demo finished: apply, drift detection and destroy worked against apmsim at $url"

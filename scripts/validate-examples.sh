@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Validates every example directory under examples/ against the provider built from this tree,
+# offline: the CLI loads the provider through dev_overrides, so no `init` and no registry are needed.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+unset TF_CLI_CONFIG_FILE
+export CHECKPOINT_DISABLE=1
+
+cli="${1:-}"
+if [ -z "$cli" ]; then
+  [ -x .clis/tofu ] || scripts/install-clis.sh tofu
+  cli="$repo/.clis/tofu"
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/bin/terraform-provider-apm" .
+# Examples without a terraform block resolve "apm" to hashicorp/apm; the quickstart uses apmplatform/apm.
+cat >"$tmp/cli.tfrc" <<HCL
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/hashicorp/apm"   = "$tmp/bin"
+    "registry.opentofu.org/hashicorp/apm"   = "$tmp/bin"
+    "registry.terraform.io/apmplatform/apm" = "$tmp/bin"
+    "registry.opentofu.org/apmplatform/apm" = "$tmp/bin"
+  }
+  direct {}
+}
+HCL
+export TF_CLI_CONFIG_FILE="$tmp/cli.tfrc"
+
+failed=0
+count=0
+while IFS= read -r dir; do
+  count=$((count + 1))
+  rm -rf "$tmp/work"
+  mkdir -p "$tmp/work"
+  cp "$dir"/*.tf "$tmp/work/"
+  if ! (cd "$tmp/work" && "$cli" validate -no-color >"$tmp/out" 2>&1); then
+    echo "examples: $dir is not valid:" >&2
+    grep -v '^$' "$tmp/out" | sed 's/^/  /' >&2
+    failed=1
+  fi
+done < <(find examples -name '*.tf' -printf '%h\n' | sort -u)
+[ "$count" -gt 0 ] || { echo "examples: no example found" >&2; exit 1; }
+if [ "$failed" -eq 0 ]; then
+  echo "examples: all $count example directories are valid ($("$cli" version | sed -n 1p))"
+fi
+exit "$failed"
