@@ -41,6 +41,7 @@ type config struct {
 	addr, caOut, adminKey, viewerKey, stateFile, seed string
 	insecureHTTP                                      bool
 	transitionDelay                                   time.Duration
+	faults                                            []apmsim.FaultRule
 }
 
 func parseFlags(args []string) (config, error) {
@@ -54,6 +55,11 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.stateFile, "state-file", "", "load state from and save it to this file")
 	fs.StringVar(&c.seed, "seed", apmsim.SeedEmpty, "initial data when there is no state file: empty or demo")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", apmsim.DefaultTransitionDelay, "how long a server stays starting or stopping before it is running or stopped")
+	fs.Func("fault", "fault injection rule 'METHOD PATHGLOB [status=N] [rate=R] [latency=D] [reset=true] [retryAfter=D] [times=N] [seed=N]' (repeatable)", func(v string) error {
+		rule, err := apmsim.ParseFaultRule(v)
+		c.faults = append(c.faults, rule)
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -83,7 +89,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	origin := describeOrigin(c)
 	sim, err := apmsim.New(apmsim.Options{
 		AdminKey: c.adminKey, ViewerKey: c.viewerKey, Seed: c.seed, StateFile: c.stateFile,
-		TransitionDelay: c.transitionDelay,
+		TransitionDelay: c.transitionDelay, Faults: c.faults,
 	})
 	if err != nil {
 		return err
@@ -107,7 +113,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if generatedKey {
 		fmt.Fprintf(stdout, "apmsim: generated admin key: %s\n", c.adminKey)
 	}
-	fmt.Fprintf(stdout, "apmsim: serving %s://%s (%s)\n", scheme, displayAddr(ln.Addr().(*net.TCPAddr)), origin)
+	fmt.Fprintf(stdout, "apmsim: serving %s://%s (%s)\n", scheme, displayAddr(ln.Addr()), origin)
 	flush(stdout)
 	return serveUntilDone(ctx, srv, serve)
 }
@@ -174,7 +180,11 @@ func describeOrigin(c config) string {
 
 // displayAddr turns the listener's address into one a client can dial:
 // a wildcard address becomes 127.0.0.1.
-func displayAddr(a *net.TCPAddr) string {
+func displayAddr(addr net.Addr) string {
+	a, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return addr.String()
+	}
 	host := a.IP.String()
 	if a.IP == nil || a.IP.IsUnspecified() {
 		host = "127.0.0.1"

@@ -18,8 +18,18 @@ func (s *Sim) areas() []area {
 	return []area{
 		systemsArea{s},
 		nodesArea{s},
+		resourcesArea{s},
+		serversArea{s}, // after resources: its demo seed attaches a demo datasource
+		adminArea{s},
+		traceLogArea{s},
 		publicArea{s},
 		simAdminArea{s},
+		metersArea{s},
+		licensesArea{s},
+		containersArea{s},
+		notificationsArea{s}, // before events: events seed notifications after the node ones
+		eventsArea{s},
+		newFaultsArea(s),
 	}
 }
 

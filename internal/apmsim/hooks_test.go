@@ -1,6 +1,7 @@
 package apmsim
 
 import (
+	"encoding/json"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -38,9 +39,11 @@ func (a fakeServersArea) register(r *router) {
 	})
 }
 
+// seed puts its server on app-01, the demo node the real servers area leaves empty, so
+// that the node's detail shows this area's servers alone.
 func (a fakeServersArea) seed(wd *world, _ string) {
-	web := wd.nodeByName(wd.systemByName("shop").ID, "web-01")
-	fakeServerState.of(wd).ByNode[web.ID] = []nodeServer{{ServerID: "seeded", ServerType: "E", Status: "running"}}
+	app := wd.nodeByName(wd.systemByName("shop").ID, "app-01")
+	fakeServerState.of(wd).ByNode[app.ID] = []nodeServer{{ServerID: "seeded", ServerType: "E", Status: "running"}}
 }
 
 func (a fakeServersArea) nodeServers(wd *world, n *node) []nodeServer {
@@ -75,23 +78,39 @@ func TestAreaHooksAndState(t *testing.T) {
 	}
 	h := start()
 	// The seeder ran after the core ones, and the hooks show up.
-	expect(t, call(t, h, "GET", admin("/rest/nodes/web-01/systems/shop"), ""), 200,
-		`{"nodeId":"ND-0001","nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running",`+
+	expect(t, call(t, h, "GET", admin("/rest/nodes/app-01/systems/shop"), ""), 200,
+		`{"nodeId":"ND-0002","nodeName":"app-01","systemName":"shop","hostIp":"10.0.0.12","agentPort":7730,"status":"running",`+
 			`"servers":[{"serverId":"seeded","serverType":"E","status":"running"}]}`)
-	mustOK(t, h, "POST", admin("/rest/fake/ND-0001/was-1"), "")
-	expect(t, call(t, h, "GET", admin("/rest/systems/shop"), ""), 200,
-		`{"systemId":"SYS-0001","systemName":"shop","nodeCount":2,"webCount":0,"appCount":2,"sessionCount":0,"cacheCount":7,"nodes":[`+
-			`{"nodeName":"app-01","hostIp":"10.0.0.12","status":"running"},{"nodeName":"web-01","hostIp":"10.0.0.11","status":"running"}]}`)
-	expect(t, call(t, h, "DELETE", admin("/rest/nodes/ND-0001/systems/shop"), ""), 409,
-		errJSON("CONFLICT", "Node web-01 still has 2 server(s)"))
-	mustOK(t, h, "DELETE", admin("/rest/nodes/ND-0002/systems/shop"), "")
+	before := systemCountsOf(t, h, "shop")
+	mustOK(t, h, "POST", admin("/rest/fake/ND-0002/was-1"), "")
+	after := systemCountsOf(t, h, "shop")
+	if after.App != before.App+1 || after.Cache != 7 || after.Web != before.Web {
+		t.Fatalf("system counts went from %+v to %+v; want one more app server and cacheCount 7", before, after)
+	}
+	expect(t, call(t, h, "DELETE", admin("/rest/nodes/ND-0002/systems/shop"), ""), 409,
+		errJSON("CONFLICT", "Node app-01 still has 2 server(s)"))
 
 	// The area's state went through the state file.
 	h = start()
-	expect(t, call(t, h, "GET", admin("/rest/nodes/web-01/systems/shop"), ""), 200,
-		`{"nodeId":"ND-0001","nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running",`+
+	expect(t, call(t, h, "GET", admin("/rest/nodes/app-01/systems/shop"), ""), 200,
+		`{"nodeId":"ND-0002","nodeName":"app-01","systemName":"shop","hostIp":"10.0.0.12","agentPort":7730,"status":"running",`+
 			`"servers":[{"serverId":"seeded","serverType":"E","status":"running"},{"serverId":"was-1","serverType":"S","status":"stopped"}]}`)
 	if got := s.RequestCounts()["POST /rest/fake/{nodeId}/{serverId}"]; got != 0 {
 		t.Fatalf("fresh sim counts %d", got)
 	}
+}
+
+// systemCountsOf reads a system's server counts through the API.
+func systemCountsOf(t *testing.T, h http.Handler, name string) systemCounts {
+	t.Helper()
+	got := call(t, h, "GET", admin("/rest/systems/"+name), "")
+	var body struct {
+		Web   int `json:"webCount"`
+		App   int `json:"appCount"`
+		Cache int `json:"cacheCount"`
+	}
+	if got.status != http.StatusOK || json.Unmarshal([]byte(got.body), &body) != nil {
+		t.Fatalf("GET system %s: %d %s", name, got.status, got.body)
+	}
+	return systemCounts{Web: body.Web, App: body.App, Cache: body.Cache}
 }

@@ -258,11 +258,10 @@ func (a nodesArea) seed(wd *world, seed string) {
 	wd.addNode(shop, "app-01", "10.0.0.12", 7730, a.s.now())
 }
 
-func (wd *world) addNode(sys *system, name, hostIP string, agentPort int, now time.Time) *node {
+func (wd *world) addNode(sys *system, name, hostIP string, agentPort int, now time.Time) {
 	n := &node{
 		ID: wd.nextID("ND"), Name: name, SystemID: sys.ID, HostIP: hostIP,
 		AgentPort: agentPort, Status: nodeStatusRunning, CreatedAt: now.UTC(),
 	}
 	wd.nodes[n.ID] = n
-	return n
 }

@@ -19,6 +19,8 @@ type Options struct {
 	// TransitionDelay is how long a server stays "starting" or "stopping" before it is
 	// "running" or "stopped"; 0 means DefaultTransitionDelay, negative means no delay.
 	TransitionDelay time.Duration
+	// Faults are fault injection rules, off when empty; see FaultRule and SetFaults.
+	Faults []FaultRule
 }
 
 // DefaultTransitionDelay keeps servers briefly in their transitional states, long enough
@@ -76,6 +78,9 @@ func newSim(opts Options, extra ...func(*Sim) area) (*Sim, error) {
 	s.areaList = s.areas()
 	for _, mk := range extra {
 		s.areaList = append(s.areaList, mk(s))
+	}
+	if err := s.SetFaults(opts.Faults...); err != nil {
+		return nil, fmt.Errorf("apmsim: %w", err)
 	}
 	if err := s.initWorld(opts.Seed); err != nil {
 		return nil, err

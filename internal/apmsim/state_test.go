@@ -128,9 +128,10 @@ func TestUnknownAreaStateIsKept(t *testing.T) {
 
 func TestDemoSeed(t *testing.T) {
 	h := newTestSim(t, func(o *Options) { o.Seed = SeedDemo }).Handler()
+	// The counts include the servers that the servers area seeds on web-01.
 	expect(t, call(t, h, "GET", admin("/rest/systems"), ""), 200, `{"systems":[`+
 		`{"systemId":"SYS-0002","systemName":"batch","nodeCount":0,"webCount":0,"appCount":0,"sessionCount":0,"cacheCount":0},`+
-		`{"systemId":"SYS-0001","systemName":"shop","nodeCount":2,"webCount":0,"appCount":0,"sessionCount":0,"cacheCount":0}]}`)
+		`{"systemId":"SYS-0001","systemName":"shop","nodeCount":2,"webCount":2,"appCount":2,"sessionCount":1,"cacheCount":0}]}`)
 	expect(t, call(t, h, "GET", admin("/rest/nodes"), ""), 200, `{"nodes":[`+
 		`{"nodeId":"ND-0002","nodeName":"app-01","systemName":"shop","hostIp":"10.0.0.12","agentPort":7730,"status":"running"},`+
 		`{"nodeId":"ND-0001","nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running"}]}`)

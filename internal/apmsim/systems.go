@@ -192,8 +192,7 @@ func (a systemsArea) seed(wd *world, seed string) {
 	wd.addSystem("batch", a.s.now())
 }
 
-func (wd *world) addSystem(name string, now time.Time) *system {
+func (wd *world) addSystem(name string, now time.Time) {
 	sys := &system{ID: wd.nextID("SYS"), Name: name, CreatedAt: now.UTC()}
 	wd.systems[sys.ID] = sys
-	return sys
 }

@@ -26,7 +26,10 @@ type endpointCase struct {
 // endpointCases is filled by one file per area (systems_test.go, servers_test.go, ...).
 var endpointCases = map[string]endpointCase{}
 
-// addCases registers cases; duplicate routes are a test bug and panic at start.
+// addCases registers cases; duplicate routes are a test bug and panic at start. The
+// result lets each area file register its cases in a package-level var.
+//
+//nolint:unparam // always true, by design
 func addCases(cases ...endpointCase) bool {
 	for _, c := range cases {
 		if _, dup := endpointCases[c.route]; dup {

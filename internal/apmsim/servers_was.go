@@ -1,0 +1,380 @@
+package apmsim
+
+import (
+	"cmp"
+	"encoding/json"
+	"hash/fnv"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// WAS-only parts of the servers area (spec 4.2): the list and detail bodies, session
+// clustering, datasources, applications and resource import.
+
+// WAS editions: "S"/"E" in bodies and details, Standard/Enterprise in the registerable
+// list (gaps.md).
+const (
+	wasStandard   = "S"
+	wasEnterprise = "E"
+)
+
+// parseWASServerType accepts S, E, Standard or Enterprise in any case.
+func parseWASServerType(v string) (string, error) {
+	switch strings.ToLower(v) {
+	case "s", "standard":
+		return wasStandard, nil
+	case "e", "enterprise":
+		return wasEnterprise, nil
+	}
+	return "", badRequest("Invalid serverType: %s (allowed: S, E, Standard, Enterprise)", v)
+}
+
+func wasEditionName(code string) string {
+	if code == wasEnterprise {
+		return "Enterprise"
+	}
+	return "Standard"
+}
+
+type wasSessionCluster struct {
+	PrimaryHost   string `json:"primaryHost"`
+	PrimaryPort   int    `json:"primaryPort"`
+	SecondaryHost string `json:"secondaryHost,omitempty"`
+	SecondaryPort int    `json:"secondaryPort,omitempty"`
+}
+
+type wasApplication struct {
+	ContextPath string `json:"contextPath"`
+	SourcePath  string `json:"sourcePath"`
+	Name        string `json:"applicationName"`
+}
+
+type wasImport struct {
+	ResourceType string `json:"resourceType"`
+	ResourceName string `json:"resourceName"`
+}
+
+// wasListItemJSON is an element of GET /rest/was/servers (gaps.md).
+type wasListItemJSON struct {
+	ServerID   string `json:"serverId"`
+	NodeName   string `json:"nodeName"`
+	SystemName string `json:"systemName"`
+	HTTPPort   int    `json:"httpPort"`
+	ServerType string `json:"serverType"`
+	Status     string `json:"status"`
+}
+
+func wasListJSON(v serverView) any {
+	return wasListItemJSON{v.sv.ServerID, v.node.Name, v.system, v.sv.Ports["httpPort"], v.sv.ServerType, v.status}
+}
+
+// wasServerDetailJSON is the WAS detail (gaps.md); ajpPort 0 means none.
+type wasServerDetailJSON struct {
+	ServerID          string             `json:"serverId"`
+	NodeName          string             `json:"nodeName"`
+	SystemName        string             `json:"systemName"`
+	HTTPPort          int                `json:"httpPort"`
+	AJPPort           int                `json:"ajpPort"`
+	ServerType        string             `json:"serverType"`
+	Status            string             `json:"status"`
+	JavaHome          string             `json:"javaHome"`
+	InstallRootPath   string             `json:"installRootPath"`
+	SessionCluster    *wasSessionCluster `json:"sessionCluster"`
+	Datasources       []string           `json:"datasources"`
+	ImportedResources []wasImport        `json:"importedResources"`
+}
+
+func wasDetailJSON(v serverView) any {
+	sv := v.sv
+	return wasServerDetailJSON{
+		ServerID: sv.ServerID, NodeName: v.node.Name, SystemName: v.system,
+		HTTPPort: sv.Ports["httpPort"], AJPPort: sv.Ports["ajpPort"], ServerType: sv.ServerType,
+		Status: v.status, JavaHome: sv.JavaHome, InstallRootPath: sv.Home, SessionCluster: sv.Cluster,
+		Datasources:       append([]string{}, sv.Datasources...),
+		ImportedResources: append([]wasImport{}, sv.Imports...),
+	}
+}
+
+func (a serversArea) registerWAS(r *router, one string) {
+	r.handle("POST "+one+"/session", a.setCluster)
+	r.handle("DELETE "+one+"/session", a.removeCluster)
+	r.handle("POST "+one+"/datasource", a.attachDatasource)
+	r.handle("DELETE "+one+"/datasource", a.detachDatasource)
+	r.handle("POST "+one+"/application", a.deploy)
+	r.handle("DELETE "+one+"/application", a.undeploy)
+	r.handle("GET "+one+"/applications/status", a.applicationStatus)
+	r.handle("POST "+one+"/resource", a.importResource)
+}
+
+// ---- session clustering ----
+
+type wasSessionBody struct {
+	PrimaryHost   string          `json:"primaryHost"`
+	PrimaryPort   json.RawMessage `json:"primaryPort"`
+	SecondaryHost string          `json:"secondaryHost"`
+	SecondaryPort json.RawMessage `json:"secondaryPort"`
+	cluster       wasSessionCluster
+}
+
+func (b *wasSessionBody) check() error {
+	primary, havePrimary, err := intField("primaryPort", b.PrimaryPort)
+	switch {
+	case b.PrimaryHost == "":
+		return badRequest("primaryHost is required")
+	case err == nil && !havePrimary:
+		return badRequest("primaryPort is required")
+	case err != nil:
+		return err
+	}
+	if err := validPort("primaryPort", primary); err != nil {
+		return err
+	}
+	secondary, haveSecondary, err := intField("secondaryPort", b.SecondaryPort)
+	switch {
+	case err != nil:
+		return err
+	case haveSecondary && b.SecondaryHost == "":
+		return badRequest("secondaryHost is required with secondaryPort")
+	case !haveSecondary && b.SecondaryHost != "":
+		return badRequest("secondaryPort is required with secondaryHost")
+	case haveSecondary:
+		if err := validPort("secondaryPort", secondary); err != nil {
+			return err
+		}
+	}
+	b.cluster = wasSessionCluster{b.PrimaryHost, primary, b.SecondaryHost, secondary}
+	return nil
+}
+
+// setCluster sets or replaces the session clustering.
+func (a serversArea) setCluster(w http.ResponseWriter, r *http.Request) {
+	var body wasSessionBody
+	if !decodeServerBody(w, r, &body, (*wasSessionBody).check) {
+		return
+	}
+	a.change(w, r, wasKind, func(_ *world, sv *simServer) error {
+		c := body.cluster
+		sv.Cluster = &c
+		return nil
+	})
+}
+
+// removeCluster removes the session clustering; a server without one is a 404, so that
+// a retried DELETE reads as "already gone".
+func (a serversArea) removeCluster(w http.ResponseWriter, r *http.Request) {
+	a.change(w, r, wasKind, func(_ *world, sv *simServer) error {
+		if sv.Cluster == nil {
+			return notFound("Session clustering not found: %s", sv.ServerID)
+		}
+		sv.Cluster = nil
+		return nil
+	})
+}
+
+// ---- datasources ----
+
+type wasDatasourceBody struct {
+	ResourceName string `json:"resourceName"`
+}
+
+func (b *wasDatasourceBody) check() error {
+	if b.ResourceName == "" {
+		return badRequest("resourceName is required")
+	}
+	return nil
+}
+
+func (a serversArea) attachDatasource(w http.ResponseWriter, r *http.Request) {
+	var body wasDatasourceBody
+	if !decodeServerBody(w, r, &body, (*wasDatasourceBody).check) {
+		return
+	}
+	a.change(w, r, wasKind, func(wd *world, sv *simServer) error {
+		if !a.s.datasourceExists(wd, body.ResourceName) {
+			return notFound("Datasource not found: %s", body.ResourceName)
+		}
+		if slices.Contains(sv.Datasources, body.ResourceName) {
+			return conflict("Datasource already attached: %s", body.ResourceName)
+		}
+		attachDatasourceTo(sv, body.ResourceName)
+		return nil
+	})
+}
+
+func attachDatasourceTo(sv *simServer, name string) {
+	if !slices.Contains(sv.Datasources, name) {
+		sv.Datasources = append(sv.Datasources, name)
+		slices.Sort(sv.Datasources)
+	}
+}
+
+func (a serversArea) detachDatasource(w http.ResponseWriter, r *http.Request) {
+	name, ok := serverQuery(w, r, "resourceName")
+	if !ok {
+		return
+	}
+	a.change(w, r, wasKind, func(_ *world, sv *simServer) error {
+		i := slices.Index(sv.Datasources, name)
+		if i < 0 {
+			return notFound("Datasource not attached: %s", name)
+		}
+		sv.Datasources = slices.Delete(sv.Datasources, i, i+1)
+		return nil
+	})
+}
+
+// ---- applications ----
+
+type wasDeployBody struct {
+	ContextPath     string `json:"contextPath"`
+	SourcePath      string `json:"sourcePath"`
+	ApplicationName string `json:"applicationName"`
+}
+
+func (b *wasDeployBody) check() error {
+	switch {
+	case b.ContextPath == "":
+		return badRequest("contextPath is required")
+	case b.SourcePath == "":
+		return badRequest("sourcePath is required")
+	case !strings.HasPrefix(b.ContextPath, "/"):
+		return badRequest("Invalid contextPath: %s (must start with '/')", b.ContextPath)
+	}
+	if err := checkAbsPath("sourcePath", b.SourcePath); err != nil {
+		return err
+	}
+	if b.ApplicationName == "" {
+		b.ApplicationName = defaultApplicationName(b.ContextPath)
+	}
+	return nil
+}
+
+// defaultApplicationName is the context path without slashes, "ROOT" for "/".
+func defaultApplicationName(contextPath string) string {
+	if name := strings.Trim(contextPath, "/"); name != "" {
+		return name
+	}
+	return "ROOT"
+}
+
+func (a serversArea) deploy(w http.ResponseWriter, r *http.Request) {
+	var body wasDeployBody
+	if !decodeServerBody(w, r, &body, (*wasDeployBody).check) {
+		return
+	}
+	a.change(w, r, wasKind, func(_ *world, sv *simServer) error {
+		if slices.ContainsFunc(sv.Apps, func(app wasApplication) bool { return app.ContextPath == body.ContextPath }) {
+			return conflict("Application already deployed: %s", body.ContextPath)
+		}
+		sv.Apps = append(sv.Apps, wasApplication{body.ContextPath, body.SourcePath, body.ApplicationName})
+		slices.SortFunc(sv.Apps, func(x, y wasApplication) int { return cmp.Compare(x.ContextPath, y.ContextPath) })
+		return nil
+	})
+}
+
+func (a serversArea) undeploy(w http.ResponseWriter, r *http.Request) {
+	contextPath, ok := serverQuery(w, r, "contextPath")
+	if !ok {
+		return
+	}
+	a.change(w, r, wasKind, func(_ *world, sv *simServer) error {
+		i := slices.IndexFunc(sv.Apps, func(app wasApplication) bool { return app.ContextPath == contextPath })
+		if i < 0 {
+			return notFound("Application not found: %s", contextPath)
+		}
+		sv.Apps = slices.Delete(sv.Apps, i, i+1)
+		return nil
+	})
+}
+
+type wasAppStatusJSON struct {
+	ContextPath string `json:"contextPath"`
+	Status      string `json:"status"`
+	Sessions    int    `json:"sessions"`
+}
+
+// applicationStatus lists the deployed applications by context path. An application has
+// its server's status; while the server runs it has a session count derived from the
+// server and context path (stable, so tests can rely on it), otherwise 0.
+func (a serversArea) applicationStatus(w http.ResponseWriter, r *http.Request) {
+	var out []wasAppStatusJSON
+	var err error
+	a.s.read(func(wd *world) {
+		var sv *simServer
+		if sv, err = a.locate(wd, wasKind, r); err != nil {
+			return
+		}
+		status := sv.statusAt(a.s.now())
+		out = make([]wasAppStatusJSON, 0, len(sv.Apps))
+		for _, app := range sv.Apps {
+			out = append(out, wasAppStatusJSON{app.ContextPath, status, appSessions(sv, app, status)})
+		}
+	})
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"applications": out})
+}
+
+// appSessions is 1..50 for a running server, else 0.
+func appSessions(sv *simServer, app wasApplication, status string) int {
+	if status != srvRunning {
+		return 0
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(sv.ServerID + "\x00" + app.ContextPath))
+	return int(h.Sum32()%50) + 1
+}
+
+// ---- resource import ----
+
+var wasResourceTypes = []string{"datasource", "application", "jms", "jta"}
+
+type wasImportBody struct {
+	ResourceType string `json:"resourceType"`
+	ResourceName string `json:"resourceName"`
+}
+
+func (b *wasImportBody) check() error {
+	switch {
+	case b.ResourceType == "":
+		return badRequest("resourceType is required")
+	case b.ResourceName == "":
+		return badRequest("resourceName is required")
+	}
+	t := strings.ToLower(b.ResourceType)
+	if !slices.Contains(wasResourceTypes, t) {
+		return badRequest("Invalid resourceType: %s (allowed: %s)", b.ResourceType, strings.Join(wasResourceTypes, ", "))
+	}
+	b.ResourceType = t
+	return nil
+}
+
+// importResource records an imported resource (once; a repeat changes nothing). A
+// datasource must exist and is attached as well; the other types name nothing the sim
+// keeps, so any name is accepted.
+func (a serversArea) importResource(w http.ResponseWriter, r *http.Request) {
+	var body wasImportBody
+	if !decodeServerBody(w, r, &body, (*wasImportBody).check) {
+		return
+	}
+	a.change(w, r, wasKind, func(wd *world, sv *simServer) error {
+		isDatasource := body.ResourceType == "datasource"
+		if isDatasource && !a.s.datasourceExists(wd, body.ResourceName) {
+			return notFound("Datasource not found: %s", body.ResourceName)
+		}
+		imp := wasImport(body)
+		if !slices.Contains(sv.Imports, imp) {
+			sv.Imports = append(sv.Imports, imp)
+			slices.SortFunc(sv.Imports, func(x, y wasImport) int {
+				return cmp.Or(cmp.Compare(x.ResourceType, y.ResourceType), cmp.Compare(x.ResourceName, y.ResourceName))
+			})
+		}
+		if isDatasource {
+			attachDatasourceTo(sv, body.ResourceName)
+		}
+		return nil
+	})
+}
