@@ -109,16 +109,9 @@ func (u *adminUser) summary() userJSON {
 	return userJSON{UsrID: u.ID, UsrNm: u.Name, Roles: append([]string{}, u.Roles...)}
 }
 
-func (a adminArea) listUsers(w http.ResponseWriter, r *http.Request) {
-	var out []userJSON
-	a.s.read(func(wd *world) {
-		users := sortedByID(adminState.of(wd).Users, func(u *adminUser) string { return u.ID })
-		out = make([]userJSON, 0, len(users))
-		for _, u := range users {
-			out = append(out, u.summary())
-		}
-	})
-	writeJSON(w, http.StatusOK, map[string]any{"users": out})
+func (a adminArea) listUsers(w http.ResponseWriter, _ *http.Request) {
+	serveList(a.s, w, "users", func(wd *world) map[string]*adminUser { return adminState.of(wd).Users },
+		func(u *adminUser) string { return u.ID }, (*adminUser).summary)
 }
 
 func (a adminArea) getUser(w http.ResponseWriter, r *http.Request) {
@@ -272,11 +265,7 @@ func (a adminArea) createUser(w http.ResponseWriter, r *http.Request) {
 		})
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // modifyUserBody holds the changeable fields; absent (or null) means unchanged.
@@ -323,11 +312,7 @@ func (a adminArea) modifyUser(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // deleteUser removes a user together with its grants (they are part of the user).
@@ -337,11 +322,7 @@ func (a adminArea) deleteUser(w http.ResponseWriter, r *http.Request) {
 		delete(st.Users, u.ID)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // updateUser runs fn under the write lock with the user called id, or returns a 404.
@@ -407,11 +388,7 @@ func (a adminArea) changeGrant(w http.ResponseWriter, r *http.Request, change fu
 		change(u, body.AuthID)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // --- roles ---
@@ -431,16 +408,9 @@ func (ro *adminRole) summary() roleJSON {
 	return roleJSON{AuthID: ro.ID, AuthNm: ro.Name, ActionTypes: append([]string{}, ro.ActionTypes...)}
 }
 
-func (a adminArea) listRoles(w http.ResponseWriter, r *http.Request) {
-	var out []roleJSON
-	a.s.read(func(wd *world) {
-		roles := sortedByID(adminState.of(wd).Roles, func(ro *adminRole) string { return ro.ID })
-		out = make([]roleJSON, 0, len(roles))
-		for _, ro := range roles {
-			out = append(out, ro.summary())
-		}
-	})
-	writeJSON(w, http.StatusOK, map[string]any{"auths": out})
+func (a adminArea) listRoles(w http.ResponseWriter, _ *http.Request) {
+	serveList(a.s, w, "auths", func(wd *world) map[string]*adminRole { return adminState.of(wd).Roles },
+		func(ro *adminRole) string { return ro.ID }, (*adminRole).summary)
 }
 
 func (a adminArea) getRole(w http.ResponseWriter, r *http.Request) {
@@ -534,11 +504,7 @@ func (a adminArea) createRole(w http.ResponseWriter, r *http.Request) {
 		st.addRole(ro)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // modifyRoleBody holds the changeable fields; absent (or null) means unchanged, and a
@@ -593,11 +559,7 @@ func (a adminArea) modifyRole(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // deleteRole refuses to delete a role that is still granted, rather than silently
@@ -615,11 +577,7 @@ func (a adminArea) deleteRole(w http.ResponseWriter, r *http.Request) {
 		delete(st.Roles, id)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // holdersOf returns the sorted usrIds of the users granted role authID.

@@ -146,11 +146,7 @@ func (a nodesArea) create(w http.ResponseWriter, r *http.Request) {
 			Message: fmt.Sprintf("Node %s registered in system %s", body.NodeName, sys.Name)})
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // modifyNodeBody holds the changeable fields; absent (or null) means
@@ -201,11 +197,7 @@ func (a nodesArea) modify(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 func (a nodesArea) delete(w http.ResponseWriter, r *http.Request) {
@@ -227,11 +219,7 @@ func (a nodesArea) delete(w http.ResponseWriter, r *http.Request) {
 			Message: fmt.Sprintf("Node %s removed from system %s", n.Name, systemName)})
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // findNodeByID resolves the {nodeId}/systems/{systemName} of PUT and

@@ -106,16 +106,9 @@ func (d *database) summary() databaseJSON {
 	return databaseJSON{ResourceName: d.Name, DatabaseType: d.Type, Host: d.Host, Port: d.Port, DatabaseName: d.DatabaseName}
 }
 
-func (a resourcesArea) listDatabases(w http.ResponseWriter, r *http.Request) {
-	var out []databaseJSON
-	a.s.read(func(wd *world) {
-		dbs := sortedByID(resourcesState.of(wd).Databases, func(d *database) string { return d.Name })
-		out = make([]databaseJSON, 0, len(dbs))
-		for _, d := range dbs {
-			out = append(out, d.summary())
-		}
-	})
-	writeJSON(w, http.StatusOK, map[string]any{"databases": out})
+func (a resourcesArea) listDatabases(w http.ResponseWriter, _ *http.Request) {
+	serveList(a.s, w, "databases", func(wd *world) map[string]*database { return resourcesState.of(wd).Databases },
+		func(d *database) string { return d.Name }, (*database).summary)
 }
 
 func (a resourcesArea) getDatabase(w http.ResponseWriter, r *http.Request) {
@@ -204,11 +197,7 @@ func (a resourcesArea) createDatabase(w http.ResponseWriter, r *http.Request) {
 		st.addDatabase(db)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // deleteDatabase refuses to delete a database that datasources still use rather than
@@ -226,11 +215,7 @@ func (a resourcesArea) deleteDatabase(w http.ResponseWriter, r *http.Request) {
 		delete(st.Databases, name)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // datasourcesOn returns the sorted names of the datasources defined on database db.
@@ -311,16 +296,9 @@ func (ds *datasource) summary() datasourceJSON {
 	return datasourceJSON{ResourceName: ds.Name, DatabaseResourceName: ds.Database, MinPoolSize: ds.Min, MaxPoolSize: ds.Max}
 }
 
-func (a resourcesArea) listDatasources(w http.ResponseWriter, r *http.Request) {
-	var out []datasourceJSON
-	a.s.read(func(wd *world) {
-		all := sortedByID(resourcesState.of(wd).Datasources, func(ds *datasource) string { return ds.Name })
-		out = make([]datasourceJSON, 0, len(all))
-		for _, ds := range all {
-			out = append(out, ds.summary())
-		}
-	})
-	writeJSON(w, http.StatusOK, map[string]any{"datasources": out})
+func (a resourcesArea) listDatasources(w http.ResponseWriter, _ *http.Request) {
+	serveList(a.s, w, "datasources", func(wd *world) map[string]*datasource { return resourcesState.of(wd).Datasources },
+		func(ds *datasource) string { return ds.Name }, (*datasource).summary)
 }
 
 func (a resourcesArea) getDatasource(w http.ResponseWriter, r *http.Request) {
@@ -473,11 +451,7 @@ func (a resourcesArea) createDatasource(w http.ResponseWriter, r *http.Request) 
 		st.addDatasource(ds)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // modifyDatasource changes the pool settings. The database of a datasource cannot be
@@ -506,11 +480,7 @@ func (a resourcesArea) modifyDatasource(w http.ResponseWriter, r *http.Request) 
 		ds.pool = p
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 func (a resourcesArea) deleteDatasource(w http.ResponseWriter, r *http.Request) {
@@ -523,11 +493,7 @@ func (a resourcesArea) deleteDatasource(w http.ResponseWriter, r *http.Request) 
 		delete(st.Datasources, name)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // seed adds the demo resources: the PostgreSQL database orders-db with the datasource

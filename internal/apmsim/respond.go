@@ -170,3 +170,26 @@ func checkJSONContentType(ct string) error {
 	}
 	return nil
 }
+
+// serveList answers a list endpoint: every entity in the map that pick returns, sorted
+// by key, rendered by view, under the body's wrapper key.
+func serveList[T, J any](s *Sim, w http.ResponseWriter, wrapper string, pick func(*world) map[string]*T, key func(*T) string, view func(*T) J) {
+	var out []J
+	s.read(func(wd *world) {
+		items := sortedByID(pick(wd), key)
+		out = make([]J, 0, len(items))
+		for _, it := range items {
+			out = append(out, view(it))
+		}
+	})
+	writeJSON(w, http.StatusOK, map[string]any{wrapper: out})
+}
+
+// answer ends a write handler: the error as its response, or actionResult Y.
+func answer(w http.ResponseWriter, err error) {
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	actionOK(w)
+}

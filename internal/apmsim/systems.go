@@ -122,11 +122,7 @@ func (a systemsArea) create(w http.ResponseWriter, r *http.Request) {
 		wd.addSystem(body.SystemName, a.s.now())
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // rename changes a system's name. Its ID stays, and since nodes refer to
@@ -153,11 +149,7 @@ func (a systemsArea) rename(w http.ResponseWriter, r *http.Request) {
 		sys.Name = body.SystemName
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // delete removes an empty system. One that still has nodes is refused
@@ -175,11 +167,7 @@ func (a systemsArea) delete(w http.ResponseWriter, r *http.Request) {
 		delete(wd.systems, sys.ID)
 		return nil
 	})
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
-	actionOK(w)
+	answer(w, err)
 }
 
 // seed adds the demo systems: "shop" (nodes come from nodesArea) and the

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -71,7 +70,7 @@ var _ = addCases(
 )
 
 func TestAdminBodiesHaveTheDocumentedShape(t *testing.T) {
-	raCheckShapes(t, newFixture(t).sim, []raShapeCase{
+	checkShapes(t, newFixture(t).sim, []shapeCase{
 		{"/rest/admin/users", "users", "roles:array usrId:string usrNm:string"},
 		{"/rest/admin/user/operator", "", "createdAt:string roles:array usrId:string usrNm:string"},
 		{"/rest/admin/user/operator/auth", "auths", "authId:string authNm:string"},
@@ -82,46 +81,28 @@ func TestAdminBodiesHaveTheDocumentedShape(t *testing.T) {
 	})
 }
 
-// raClock is a settable clock, safe for concurrent requests.
-type raClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *raClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *raClock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
 func TestUsersAndRolesThroughTheClient(t *testing.T) {
-	clock := &raClock{t: time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)}
-	f := raClockFixture(t, clock.now)
+	clock := &settableClock{t: time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)}
+	f := newFixtureWithClock(t, clock.now)
 	ctx := context.Background()
 	c := f.admin
 
-	raCheckErr(t, c.CreateRole(ctx, apm.RoleSpec{AuthID: "ops", AuthName: "Ops", ActionTypes: []apm.ActionType{"execute", "READ", "read"}, Description: "d"}), raErr{})
+	checkErr(t, c.CreateRole(ctx, apm.RoleSpec{AuthID: "ops", AuthName: "Ops", ActionTypes: []apm.ActionType{"execute", "READ", "read"}, Description: "d"}), wantErr{})
 	role, err := c.GetRole(ctx, "ops")
 	if err != nil || !reflect.DeepEqual(*role, apm.Role{AuthID: "ops", AuthName: "Ops", ActionTypes: []apm.ActionType{apm.ActionRead, apm.ActionExecute}, Description: "d"}) {
 		t.Fatalf("GetRole = %+v, %v", role, err)
 	}
 	empty := ""
-	raCheckErr(t, c.ModifyRole(ctx, "ops", apm.RoleUpdate{AuthName: "Operations", Description: &empty}), raErr{})
+	checkErr(t, c.ModifyRole(ctx, "ops", apm.RoleUpdate{AuthName: "Operations", Description: &empty}), wantErr{})
 	roles, err := c.ListRoles(ctx)
 	if err != nil || len(roles) != 4 || !reflect.DeepEqual(roles[3], apm.Role{AuthID: "ops", AuthName: "Operations", ActionTypes: []apm.ActionType{apm.ActionRead, apm.ActionExecute}}) {
 		t.Fatalf("ListRoles = %+v, %v", roles, err)
 	}
 
-	raCheckErr(t, c.CreateUser(ctx, apm.UserSpec{UserID: "dana", UserName: "Dana", Password: "Dana-pw-77"}), raErr{})
-	raCheckErr(t, c.GrantRole(ctx, "dana", "ops"), raErr{})
-	raCheckErr(t, c.GrantRole(ctx, "dana", "ops"), raErr{}) // granting twice changes nothing
-	raCheckErr(t, c.GrantRole(ctx, "dana", "auditors"), raErr{})
+	checkErr(t, c.CreateUser(ctx, apm.UserSpec{UserID: "dana", UserName: "Dana", Password: "Dana-pw-77"}), wantErr{})
+	checkErr(t, c.GrantRole(ctx, "dana", "ops"), wantErr{})
+	checkErr(t, c.GrantRole(ctx, "dana", "ops"), wantErr{}) // granting twice changes nothing
+	checkErr(t, c.GrantRole(ctx, "dana", "auditors"), wantErr{})
 	u, err := c.GetUser(ctx, "dana")
 	if err != nil || u.UserName != "Dana" || !reflect.DeepEqual(u.Roles, []string{"auditors", "ops"}) ||
 		u.CreatedAt.Raw != "2025-02-03" || !u.CreatedAt.Time.Equal(time.Date(2025, 2, 3, 0, 0, 0, 0, time.UTC)) {
@@ -131,12 +112,12 @@ func TestUsersAndRolesThroughTheClient(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(ur, []apm.UserRole{{AuthID: "auditors", AuthName: "Auditors"}, {AuthID: "ops", AuthName: "Operations"}}) {
 		t.Fatalf("ListUserRoles = %+v, %v", ur, err)
 	}
-	raCheckErr(t, c.DeleteRole(ctx, "ops"), raErr{409, "CONFLICT", "Role ops is granted to user(s) dana; revoke it first"})
-	raCheckErr(t, c.RevokeRole(ctx, "dana", "ops"), raErr{})
-	raCheckErr(t, c.RevokeRole(ctx, "dana", "ops"), raErr{}) // revoking a role not granted changes nothing
-	raCheckErr(t, c.DeleteRole(ctx, "ops"), raErr{})
+	checkErr(t, c.DeleteRole(ctx, "ops"), wantErr{409, "CONFLICT", "Role ops is granted to user(s) dana; revoke it first"})
+	checkErr(t, c.RevokeRole(ctx, "dana", "ops"), wantErr{})
+	checkErr(t, c.RevokeRole(ctx, "dana", "ops"), wantErr{}) // revoking a role not granted changes nothing
+	checkErr(t, c.DeleteRole(ctx, "ops"), wantErr{})
 
-	raCheckErr(t, c.ModifyUser(ctx, "dana", apm.UserUpdate{UserName: "Dana S."}), raErr{})
+	checkErr(t, c.ModifyUser(ctx, "dana", apm.UserUpdate{UserName: "Dana S."}), wantErr{})
 	users, err := c.ListUsers(ctx)
 	if err != nil || !reflect.DeepEqual(users, []apm.User{
 		{UserID: "dana", UserName: "Dana S.", Roles: []string{"auditors"}},
@@ -145,7 +126,7 @@ func TestUsersAndRolesThroughTheClient(t *testing.T) {
 	}) {
 		t.Fatalf("ListUsers = %+v, %v", users, err)
 	}
-	raCheckErr(t, c.DeleteUser(ctx, "dana"), raErr{})
+	checkErr(t, c.DeleteUser(ctx, "dana"), wantErr{})
 	if _, err := c.GetUser(ctx, "dana"); !apm.IsNotFound(err) {
 		t.Fatalf("after delete: %v", err)
 	}
@@ -153,7 +134,7 @@ func TestUsersAndRolesThroughTheClient(t *testing.T) {
 
 func TestAdminErrorsThroughTheClient(t *testing.T) {
 	c := newFixture(t).admin
-	bad := func(msg string) raErr { return raErr{400, "BAD_REQUEST", msg} }
+	bad := func(msg string) wantErr { return wantErr{400, "BAD_REQUEST", msg} }
 	user := func(id, pw string) func(ctx context.Context) error {
 		return func(ctx context.Context) error {
 			return c.CreateUser(ctx, apm.UserSpec{UserID: id, UserName: "N", Password: pw})
@@ -167,43 +148,43 @@ func TestAdminErrorsThroughTheClient(t *testing.T) {
 	tests := []struct {
 		name string
 		call func(ctx context.Context) error
-		want raErr
+		want wantErr
 	}{
 		{"password without digit and special", user("u1", "abcdefgh"), bad("usrPw must contain at least one digit and one special character")},
 		{"short password", user("u1", "a1!"), bad("usrPw must be at least 8 characters long")},
 		{"password without letter", user("u1", "1234-5678"), bad("usrPw must contain at least one letter")},
 		{"no password", user("u1", ""), bad("usrPw is required")},
 		{"bad usrId", user("u 1", "Good-pass1"), bad("Invalid usrId: u 1 (allowed: 1-32 characters: letters, digits, '.', '-' and '_')")},
-		{"duplicate user", user("operator", "Good-pass1"), raErr{409, "CONFLICT", "User already exists: operator"}},
+		{"duplicate user", user("operator", "Good-pass1"), wantErr{409, "CONFLICT", "User already exists: operator"}},
 		{"unknown user", func(ctx context.Context) error { _, err := c.GetUser(ctx, "ghost"); return err },
-			raErr{404, "NOT_FOUND", "User not found: ghost"}},
+			wantErr{404, "NOT_FOUND", "User not found: ghost"}},
 		{"roles of unknown user", func(ctx context.Context) error { _, err := c.ListUserRoles(ctx, "ghost"); return err },
-			raErr{404, "NOT_FOUND", "User not found: ghost"}},
+			wantErr{404, "NOT_FOUND", "User not found: ghost"}},
 		{"modify weak password", func(ctx context.Context) error {
 			return c.ModifyUser(ctx, "operator", apm.UserUpdate{Password: "password1"})
 		}, bad("usrPw must contain at least one special character")},
 		{"delete unknown user", func(ctx context.Context) error { return c.DeleteUser(ctx, "ghost") },
-			raErr{404, "NOT_FOUND", "User not found: ghost"}},
+			wantErr{404, "NOT_FOUND", "User not found: ghost"}},
 		{"grant unknown role", func(ctx context.Context) error { return c.GrantRole(ctx, "operator", "nope") },
-			raErr{404, "NOT_FOUND", "Role not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Role not found: nope"}},
 		{"grant to unknown user", func(ctx context.Context) error { return c.GrantRole(ctx, "ghost", "admins") },
-			raErr{404, "NOT_FOUND", "User not found: ghost"}},
+			wantErr{404, "NOT_FOUND", "User not found: ghost"}},
 		{"grant without role", func(ctx context.Context) error { return c.GrantRole(ctx, "operator", "") },
 			bad("authId is required")},
 		{"role without action types", role("r1"), bad("actionTypes is required")},
 		{"role with unknown action type", role("r1", apm.ActionRead, "DELETE"), bad("Invalid actionType: DELETE (allowed: READ, WRITE, EXECUTE)")},
-		{"duplicate role", role("admins", apm.ActionRead), raErr{409, "CONFLICT", "Role already exists: admins"}},
+		{"duplicate role", role("admins", apm.ActionRead), wantErr{409, "CONFLICT", "Role already exists: admins"}},
 		{"unknown role", func(ctx context.Context) error { _, err := c.GetRole(ctx, "nope"); return err },
-			raErr{404, "NOT_FOUND", "Role not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Role not found: nope"}},
 		{"modify unknown role", func(ctx context.Context) error { return c.ModifyRole(ctx, "nope", apm.RoleUpdate{AuthName: "x"}) },
-			raErr{404, "NOT_FOUND", "Role not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Role not found: nope"}},
 		{"delete granted role", func(ctx context.Context) error { return c.DeleteRole(ctx, "admins") },
-			raErr{409, "CONFLICT", "Role admins is granted to user(s) ops.admin; revoke it first"}},
+			wantErr{409, "CONFLICT", "Role admins is granted to user(s) ops.admin; revoke it first"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call(context.Background())
-			raCheckErr(t, err, tc.want)
+			checkErr(t, err, tc.want)
 			if err != nil && strings.Contains(err.Error(), "Good-pass1") {
 				t.Errorf("password in the error: %v", err)
 			}
@@ -215,13 +196,13 @@ func TestAdminErrorsThroughTheClient(t *testing.T) {
 func TestPasswordsNeverComeBack(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	raCheckErr(t, f.admin.CreateUser(ctx, apm.UserSpec{UserID: "pw", UserName: "Pw", Password: "Hidden-pw-41"}), raErr{})
-	raCheckErr(t, f.admin.ModifyUser(ctx, "pw", apm.UserUpdate{Password: "Hidden-pw-42"}), raErr{})
-	raCheckErr(t, f.admin.CreateDatabase(ctx, apm.DatabaseSpec{ResourceName: "pw-db", DatabaseType: "MySQL", Host: "h",
-		Port: 1, DatabaseName: "d", UserName: "u", Password: "Hidden-pw-43"}), raErr{})
+	checkErr(t, f.admin.CreateUser(ctx, apm.UserSpec{UserID: "pw", UserName: "Pw", Password: "Hidden-pw-41"}), wantErr{})
+	checkErr(t, f.admin.ModifyUser(ctx, "pw", apm.UserUpdate{Password: "Hidden-pw-42"}), wantErr{})
+	checkErr(t, f.admin.CreateDatabase(ctx, apm.DatabaseSpec{ResourceName: "pw-db", DatabaseType: "MySQL", Host: "h",
+		Port: 1, DatabaseName: "d", UserName: "u", Password: "Hidden-pw-43"}), wantErr{})
 	for _, p := range []string{"/rest/admin/users", "/rest/admin/user/pw", "/rest/resource/databases",
 		"/rest/resource/databases/pw-db", "/rest/admin/actionTraceLogList"} {
-		status, body := raRawGet(t, f.sim, p, adminKey)
+		status, body := rawGet(t, f.sim, p, adminKey)
 		if status != http.StatusOK || strings.Contains(string(body), "Hidden-pw") || strings.Contains(string(body), "assword") {
 			t.Errorf("GET %s: %d %s", p, status, body)
 		}
@@ -229,15 +210,15 @@ func TestPasswordsNeverComeBack(t *testing.T) {
 }
 
 func TestActionTraceLogThroughTheClient(t *testing.T) {
-	clock := &raClock{t: time.Date(2025, 3, 9, 23, 59, 58, 0, time.UTC)}
-	f := raClockFixture(t, clock.now)
+	clock := &settableClock{t: time.Date(2025, 3, 9, 23, 59, 58, 0, time.UTC)}
+	f := newFixtureWithClock(t, clock.now)
 	ctx := context.Background()
 	c := f.admin
 	// Demo entries are at the start time (day 9); then one write on each of days 10 and 11.
 	clock.set(time.Date(2025, 3, 10, 8, 0, 0, 0, time.UTC))
-	raCheckErr(t, c.CreateSystem(ctx, "tl-sys"), raErr{})
+	checkErr(t, c.CreateSystem(ctx, "tl-sys"), wantErr{})
 	clock.set(time.Date(2025, 3, 11, 9, 30, 15, 0, time.UTC))
-	raCheckErr(t, c.DeleteUser(ctx, "ghost"), raErr{404, "NOT_FOUND", "User not found: ghost"})
+	checkErr(t, c.DeleteUser(ctx, "ghost"), wantErr{404, "NOT_FOUND", "User not found: ghost"})
 
 	day := func(d int) time.Time { return time.Date(2025, 3, d, 12, 0, 0, 0, time.UTC) }
 	all, err := c.ActionTraceLogs(ctx, apm.TraceLogFilter{})
@@ -285,7 +266,7 @@ func TestActionTraceLogThroughTheClient(t *testing.T) {
 		"?endDate=20251310":                    "endDate must be yyyyMMdd",
 		"?startDate=20250311&endDate=20250310": "startDate must not be after endDate",
 	} {
-		status, body := raRawGet(t, f.sim, "/rest/admin/actionTraceLogList"+query, adminKey)
+		status, body := rawGet(t, f.sim, "/rest/admin/actionTraceLogList"+query, adminKey)
 		if wantBody := `{"error":"` + want + `","code":"BAD_REQUEST"}`; status != 400 || string(body) != wantBody {
 			t.Errorf("%s: %d %s, want 400 %s", query, status, body, wantBody)
 		}

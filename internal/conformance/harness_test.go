@@ -2,9 +2,17 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
@@ -50,13 +58,7 @@ type fixture struct {
 // newFixture starts a demo-seeded emulator; every area's seed is there to be used.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	sim, err := apmsim.New(apmsim.Options{AdminKey: adminKey, ViewerKey: viewerKey, Seed: apmsim.SeedDemo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
-	return &fixture{sim: sim, admin: newClient(t, srv.URL, adminKey), viewer: newClient(t, srv.URL, viewerKey)}
+	return newFixtureWithClock(t, nil)
 }
 
 func newClient(t *testing.T, url, key string) *apm.Client {
@@ -118,4 +120,141 @@ func TestClientCoversEveryEndpoint(t *testing.T) {
 		covered++
 	}
 	t.Logf("%d of %d endpoints covered by a client method", covered, len(specEndpoints))
+}
+
+// Helpers shared by the area files.
+
+func ptr[T any](v T) *T { return &v }
+
+// newFixtureWithClock is newFixture with a clock of the test's choosing (nil: the real one).
+func newFixtureWithClock(t *testing.T, clock func() time.Time) *fixture {
+	t.Helper()
+	sim, err := apmsim.New(apmsim.Options{AdminKey: adminKey, ViewerKey: viewerKey, Seed: apmsim.SeedDemo, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
+	return &fixture{sim: sim, admin: newClient(t, srv.URL, adminKey), viewer: newClient(t, srv.URL, viewerKey)}
+}
+
+// rawGet reads path (which may carry a query) with a plain request, bypassing the
+// client, and returns the status and the raw body.
+func rawGet(t *testing.T, sim *apmsim.Sim, path, key string) (int, []byte) {
+	t.Helper()
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	req := httptest.NewRequest(http.MethodGet, path+sep+"key="+url.QueryEscape(key), nil)
+	rec := httptest.NewRecorder()
+	sim.Handler().ServeHTTP(rec, req)
+	return rec.Code, rec.Body.Bytes()
+}
+
+// jsonShape describes a JSON object as "name:kind" of each field, sorted, where kind is
+// string, number, bool, array, object or null.
+func jsonShape(obj map[string]any) string {
+	var fields []string
+	for k, v := range obj {
+		kind := "null"
+		switch v.(type) {
+		case string:
+			kind = "string"
+		case float64:
+			kind = "number"
+		case bool:
+			kind = "bool"
+		case []any:
+			kind = "array"
+		case map[string]any:
+			kind = "object"
+		}
+		fields = append(fields, k+":"+kind)
+	}
+	sort.Strings(fields)
+	return strings.Join(fields, " ")
+}
+
+// shapeCase is a read endpoint with the exact shape of its body: the wrapper key ("" for
+// a plain object) and the fields of the object or of every list element.
+type shapeCase struct {
+	path, wrapper, fields string
+}
+
+// checkShapes reads each path with the given key and compares the body's shape.
+func checkShapes(t *testing.T, sim *apmsim.Sim, cases []shapeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			status, body := rawGet(t, sim, tc.path, viewerKey)
+			if status != http.StatusOK {
+				t.Fatalf("status %d: %s", status, body)
+			}
+			var obj map[string]any
+			if err := json.Unmarshal(body, &obj); err != nil {
+				t.Fatalf("not a JSON object: %s", body)
+			}
+			objects := []map[string]any{obj}
+			if tc.wrapper != "" {
+				items, ok := obj[tc.wrapper].([]any)
+				if len(obj) != 1 || !ok || len(items) == 0 {
+					t.Fatalf("want only a non-empty array under %q, got %s", tc.wrapper, body)
+				}
+				objects = objects[:0]
+				for _, it := range items {
+					m, _ := it.(map[string]any)
+					objects = append(objects, m)
+				}
+			}
+			for _, o := range objects {
+				if got := jsonShape(o); got != tc.fields {
+					t.Errorf("fields\n got %s\nwant %s", got, tc.fields)
+				}
+			}
+		})
+	}
+}
+
+// wantErr is what a failed call must report.
+type wantErr struct {
+	status int
+	code   string
+	msg    string
+}
+
+// checkErr compares err with want; want.status 0 means the call must succeed.
+func checkErr(t *testing.T, err error, want wantErr) {
+	t.Helper()
+	if want.status == 0 {
+		if err != nil {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return
+	}
+	var e *apm.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v, want %d %s %q", err, want.status, want.code, want.msg)
+	}
+	if e.StatusCode != want.status || e.Code != want.code || e.Message != want.msg {
+		t.Fatalf("error = %d %s %q, want %d %s %q", e.StatusCode, e.Code, e.Message, want.status, want.code, want.msg)
+	}
+}
+
+// settableClock is a settable clock, safe for concurrent requests.
+type settableClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *settableClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *settableClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
 }

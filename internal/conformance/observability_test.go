@@ -132,9 +132,9 @@ var _ = addCases(
 // The bodies carry the wrapper keys and field names of spec part 2 and gaps.md, plus the
 // documented systemName of node metrics and licenses.
 func TestObservabilityBodiesHaveTheDocumentedShape(t *testing.T) {
-	// raShape sorts the fields by name.
+	// jsonShape sorts the fields by name.
 	const event = "createdAt:string eventId:number eventType:string message:string serverName:string"
-	raCheckShapes(t, newFixture(t).sim, []raShapeCase{
+	checkShapes(t, newFixture(t).sim, []shapeCase{
 		{"/meters/nodes", "nodes", "cpu:number diskUsage:number memoryTotal:number memoryUsed:number nodeName:string systemName:string"},
 		{"/meters/nodes/web-01/systems/shop", "",
 			"cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string systemName:string"},
@@ -158,7 +158,7 @@ func TestObservabilityBodiesHaveTheDocumentedShape(t *testing.T) {
 
 // The server entries of a node's /all view have the fields gaps.md gives them.
 func TestNodeMetricsAllEntries(t *testing.T) {
-	status, body := raRawGet(t, newFixture(t).sim, "/meters/nodes/web-01/systems/shop/all", viewerKey)
+	status, body := rawGet(t, newFixture(t).sim, "/meters/nodes/web-01/systems/shop/all", viewerKey)
 	var all struct {
 		Node       map[string]any
 		WASServers []map[string]any `json:"wasServers"`
@@ -168,16 +168,16 @@ func TestNodeMetricsAllEntries(t *testing.T) {
 		t.Fatalf("status %d body %s", status, body)
 	}
 	for _, s := range all.WASServers {
-		if got := raShape(s); got != "heapMax:number heapUsed:number serverId:string threadActive:number" {
+		if got := jsonShape(s); got != "heapMax:number heapUsed:number serverId:string threadActive:number" {
 			t.Errorf("WAS entry %s", got)
 		}
 	}
 	for _, s := range all.WebServers {
-		if got := raShape(s); got != "connections:number serverId:string" {
+		if got := jsonShape(s); got != "connections:number serverId:string" {
 			t.Errorf("web entry %s", got)
 		}
 	}
-	if got := raShape(all.Node); got != "cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string systemName:string" {
+	if got := jsonShape(all.Node); got != "cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string systemName:string" {
 		t.Errorf("node %s", got)
 	}
 }
@@ -185,10 +185,10 @@ func TestNodeMetricsAllEntries(t *testing.T) {
 func TestObservabilityErrorsThroughTheClient(t *testing.T) {
 	c := newFixture(t).viewer
 	ctx := context.Background()
-	notFound := func(msg string) raErr { return raErr{http.StatusNotFound, "NOT_FOUND", msg} }
+	notFound := func(msg string) wantErr { return wantErr{http.StatusNotFound, "NOT_FOUND", msg} }
 	for name, tc := range map[string]struct {
 		call func() error
-		want raErr
+		want wantErr
 	}{
 		"unknown system": {func() error { _, err := c.NodeMetrics(ctx, "nope", "web-01"); return err }, notFound("System not found: nope")},
 		"unknown node":   {func() error { _, err := c.NodeMetricsAll(ctx, "shop", "nope"); return err }, notFound("Node not found: nope")},
@@ -199,7 +199,7 @@ func TestObservabilityErrorsThroughTheClient(t *testing.T) {
 		"host of another kind": {func() error { _, err := c.WebContainerMetrics(ctx, "shop-was-0"); return err }, notFound("Container not found: shop-was-0")},
 		"unknown event":        {func() error { _, err := c.GetAnalysisEvent(ctx, 999); return err }, notFound("Event not found: 999")},
 	} {
-		t.Run(name, func(t *testing.T) { raCheckErr(t, tc.call(), tc.want) })
+		t.Run(name, func(t *testing.T) { checkErr(t, tc.call(), tc.want) })
 	}
 }
 
@@ -218,7 +218,7 @@ func TestObservabilityBadParameters(t *testing.T) {
 		{"/rest/analysis/event?startDate=20240507&endDate=20240506", "startDate must not be after endDate"},
 		{"/rest/analysis/event/first", "eventId must be an integer"},
 	} {
-		status, body := raRawGet(t, sim, tc.path, viewerKey)
+		status, body := rawGet(t, sim, tc.path, viewerKey)
 		var got struct{ Error, Code string }
 		if status != http.StatusBadRequest || json.Unmarshal(body, &got) != nil || got.Error != tc.msg || got.Code != "BAD_REQUEST" {
 			t.Errorf("%s: %d %s, want 400 %q", tc.path, status, body, tc.msg)
@@ -230,7 +230,7 @@ func TestObservabilityBadParameters(t *testing.T) {
 // node registrations (now-48h) and of the events (now-26h, -3h, -90min, -50min).
 func TestObservabilityFiltersThroughTheClient(t *testing.T) {
 	now := time.Date(2025, 2, 3, 10, 0, 0, 0, time.UTC)
-	c := raClockFixture(t, (&raClock{t: now}).now).viewer
+	c := newFixtureWithClock(t, (&settableClock{t: now}).now).viewer
 	ctx := context.Background()
 	types := func(f apm.NotificationFilter) string {
 		ns, err := c.ListNotifications(ctx, f)
@@ -325,7 +325,7 @@ func TestFaultsThroughTheClient(t *testing.T) {
 		t.Errorf("a reset then success: %v", err)
 	}
 	_, err = c.ListAnalysisEvents(ctx, apm.EventFilter{})
-	raCheckErr(t, err, raErr{http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Injected fault"})
+	checkErr(t, err, wantErr{http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Injected fault"})
 	start := time.Now()
 	if err := expectLen(c.ListNotifications(ctx, apm.NotificationFilter{})); err != nil || time.Since(start) < 20*time.Millisecond {
 		t.Errorf("slow notifications: %v after %s", err, time.Since(start))

@@ -2,21 +2,15 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
-	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 )
 
 // Helpers of the resources and administration tests carry the prefix "ra", so that they
@@ -56,107 +50,15 @@ var _ = addCases(
 		return err
 	}},
 	endpointCase{"PUT /rest/resource/datasource/{resourceName}", func(ctx context.Context, c *apm.Client) error {
-		return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxPoolSize: raPtr[int64](30)})
+		return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxPoolSize: ptr[int64](30)})
 	}},
 	endpointCase{"DELETE /rest/resource/datasources/{resourceName}", func(ctx context.Context, c *apm.Client) error {
 		return c.DeleteDatasource(ctx, "orders-ds")
 	}},
 )
 
-func raPtr[T any](v T) *T { return &v }
-
-// raClockFixture is newFixture with a clock of the test's choosing.
-func raClockFixture(t *testing.T, clock func() time.Time) *fixture {
-	t.Helper()
-	sim, err := apmsim.New(apmsim.Options{AdminKey: adminKey, ViewerKey: viewerKey, Seed: apmsim.SeedDemo, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
-	return &fixture{sim: sim, admin: newClient(t, srv.URL, adminKey), viewer: newClient(t, srv.URL, viewerKey)}
-}
-
-// raRawGet reads path (which may carry a query) with a plain request, bypassing the
-// client, and returns the status and the raw body.
-func raRawGet(t *testing.T, sim *apmsim.Sim, path, key string) (int, []byte) {
-	t.Helper()
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
-	}
-	req := httptest.NewRequest(http.MethodGet, path+sep+"key="+url.QueryEscape(key), nil)
-	rec := httptest.NewRecorder()
-	sim.Handler().ServeHTTP(rec, req)
-	return rec.Code, rec.Body.Bytes()
-}
-
-// raShape describes a JSON object as "name:kind" of each field, sorted, where kind is
-// string, number, bool, array, object or null.
-func raShape(obj map[string]any) string {
-	var fields []string
-	for k, v := range obj {
-		kind := "null"
-		switch v.(type) {
-		case string:
-			kind = "string"
-		case float64:
-			kind = "number"
-		case bool:
-			kind = "bool"
-		case []any:
-			kind = "array"
-		case map[string]any:
-			kind = "object"
-		}
-		fields = append(fields, k+":"+kind)
-	}
-	sort.Strings(fields)
-	return strings.Join(fields, " ")
-}
-
-// raShapeCase is a read endpoint with the exact shape of its body: the wrapper key ("" for
-// a plain object) and the fields of the object or of every list element.
-type raShapeCase struct {
-	path, wrapper, fields string
-}
-
-// raCheckShapes reads each path with the given key and compares the body's shape.
-func raCheckShapes(t *testing.T, sim *apmsim.Sim, cases []raShapeCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.path, func(t *testing.T) {
-			status, body := raRawGet(t, sim, tc.path, viewerKey)
-			if status != http.StatusOK {
-				t.Fatalf("status %d: %s", status, body)
-			}
-			var obj map[string]any
-			if err := json.Unmarshal(body, &obj); err != nil {
-				t.Fatalf("not a JSON object: %s", body)
-			}
-			objects := []map[string]any{obj}
-			if tc.wrapper != "" {
-				items, ok := obj[tc.wrapper].([]any)
-				if len(obj) != 1 || !ok || len(items) == 0 {
-					t.Fatalf("want only a non-empty array under %q, got %s", tc.wrapper, body)
-				}
-				objects = objects[:0]
-				for _, it := range items {
-					m, _ := it.(map[string]any)
-					objects = append(objects, m)
-				}
-			}
-			for _, o := range objects {
-				if got := raShape(o); got != tc.fields {
-					t.Errorf("fields\n got %s\nwant %s", got, tc.fields)
-				}
-			}
-		})
-	}
-}
-
 func TestResourceBodiesHaveTheDocumentedShape(t *testing.T) {
-	raCheckShapes(t, newFixture(t).sim, []raShapeCase{
+	checkShapes(t, newFixture(t).sim, []shapeCase{
 		{"/rest/resource/databases", "databases",
 			"databaseName:string databaseType:string host:string port:number resourceName:string"},
 		{"/rest/resource/databases/orders-db", "",
@@ -168,38 +70,13 @@ func TestResourceBodiesHaveTheDocumentedShape(t *testing.T) {
 	})
 }
 
-// raErr is what a failed call must report.
-type raErr struct {
-	status int
-	code   string
-	msg    string
-}
-
-// raCheckErr compares err with want; want.status 0 means the call must succeed.
-func raCheckErr(t *testing.T, err error, want raErr) {
-	t.Helper()
-	if want.status == 0 {
-		if err != nil {
-			t.Fatalf("unexpected error: %v", err)
-		}
-		return
-	}
-	var e *apm.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("err = %v, want %d %s %q", err, want.status, want.code, want.msg)
-	}
-	if e.StatusCode != want.status || e.Code != want.code || e.Message != want.msg {
-		t.Fatalf("error = %d %s %q, want %d %s %q", e.StatusCode, e.Code, e.Message, want.status, want.code, want.msg)
-	}
-}
-
 func TestResourceLifecycleThroughTheClient(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	c := f.admin
 	spec := apm.DatabaseSpec{ResourceName: "pay-db", DatabaseType: "oracle", Host: "pay.db.internal", Port: 1521,
 		DatabaseName: "PAY", UserName: "pay", Password: "Oracle-Pw-2"}
-	raCheckErr(t, c.CreateDatabase(ctx, spec), raErr{})
+	checkErr(t, c.CreateDatabase(ctx, spec), wantErr{})
 	db, err := c.GetDatabase(ctx, "pay-db")
 	want := apm.Database{ResourceName: "pay-db", DatabaseType: "Oracle", Host: "pay.db.internal", Port: 1521, DatabaseName: "PAY", UserName: "pay"}
 	if err != nil || *db != want {
@@ -210,12 +87,12 @@ func TestResourceLifecycleThroughTheClient(t *testing.T) {
 		t.Fatalf("ListDatabases = %+v, %v", dbs, err)
 	}
 
-	raCheckErr(t, c.CreateDatasource(ctx, apm.DatasourceSpec{ResourceName: "pay-ds", DatabaseResourceName: "pay-db"}), raErr{})
+	checkErr(t, c.CreateDatasource(ctx, apm.DatasourceSpec{ResourceName: "pay-ds", DatabaseResourceName: "pay-db"}), wantErr{})
 	ds, err := c.GetDatasource(ctx, "pay-ds")
 	if err != nil || *ds != (apm.Datasource{ResourceName: "pay-ds", DatabaseResourceName: "pay-db", MinPoolSize: 1, MaxPoolSize: 10, InitialPoolSize: 1, MaxWait: 30000}) {
 		t.Fatalf("defaults: %+v, %v", ds, err)
 	}
-	raCheckErr(t, c.ModifyDatasource(ctx, "pay-ds", apm.DatasourceUpdate{MinPoolSize: raPtr[int64](0), InitialPoolSize: raPtr[int64](0), MaxWait: raPtr[int64](100)}), raErr{})
+	checkErr(t, c.ModifyDatasource(ctx, "pay-ds", apm.DatasourceUpdate{MinPoolSize: ptr[int64](0), InitialPoolSize: ptr[int64](0), MaxWait: ptr[int64](100)}), wantErr{})
 	ds, err = c.GetDatasource(ctx, "pay-ds")
 	if err != nil || *ds != (apm.Datasource{ResourceName: "pay-ds", DatabaseResourceName: "pay-db", MinPoolSize: 0, MaxPoolSize: 10, InitialPoolSize: 0, MaxWait: 100}) {
 		t.Fatalf("after modify: %+v, %v", ds, err)
@@ -228,9 +105,9 @@ func TestResourceLifecycleThroughTheClient(t *testing.T) {
 		t.Fatalf("ListDatasources = %+v, %v", list, err)
 	}
 
-	raCheckErr(t, c.DeleteDatabase(ctx, "pay-db"), raErr{409, "CONFLICT", "Database pay-db is used by datasource(s) pay-ds; delete them first"})
-	raCheckErr(t, c.DeleteDatasource(ctx, "pay-ds"), raErr{})
-	raCheckErr(t, c.DeleteDatabase(ctx, "pay-db"), raErr{})
+	checkErr(t, c.DeleteDatabase(ctx, "pay-db"), wantErr{409, "CONFLICT", "Database pay-db is used by datasource(s) pay-ds; delete them first"})
+	checkErr(t, c.DeleteDatasource(ctx, "pay-ds"), wantErr{})
+	checkErr(t, c.DeleteDatabase(ctx, "pay-db"), wantErr{})
 	_, err = c.GetDatabase(ctx, "pay-db")
 	if !apm.IsNotFound(err) {
 		t.Fatalf("after delete: %v", err)
@@ -251,11 +128,11 @@ func TestResourceErrorsThroughTheClient(t *testing.T) {
 		mod(&s)
 		return s
 	}
-	bad := func(msg string) raErr { return raErr{400, "BAD_REQUEST", msg} }
+	bad := func(msg string) wantErr { return wantErr{400, "BAD_REQUEST", msg} }
 	tests := []struct {
 		name string
 		call func(ctx context.Context) error
-		want raErr
+		want wantErr
 	}{
 		{"database without password", func(ctx context.Context) error {
 			return c.CreateDatabase(ctx, db(func(s *apm.DatabaseSpec) { s.Password = "" }))
@@ -274,43 +151,43 @@ func TestResourceErrorsThroughTheClient(t *testing.T) {
 		}, bad("Invalid resourceName: x db (allowed: 1-64 characters: letters, digits, '.', '-' and '_')")},
 		{"database duplicate", func(ctx context.Context) error {
 			return c.CreateDatabase(ctx, db(func(s *apm.DatabaseSpec) { s.ResourceName = "orders-db" }))
-		}, raErr{409, "CONFLICT", "Database already exists: orders-db"}},
+		}, wantErr{409, "CONFLICT", "Database already exists: orders-db"}},
 		{"database unknown", func(ctx context.Context) error { _, err := c.GetDatabase(ctx, "nope"); return err },
-			raErr{404, "NOT_FOUND", "Database not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Database not found: nope"}},
 		{"database in use", func(ctx context.Context) error { return c.DeleteDatabase(ctx, "orders-db") },
-			raErr{409, "CONFLICT", "Database orders-db is used by datasource(s) orders-ds; delete them first"}},
+			wantErr{409, "CONFLICT", "Database orders-db is used by datasource(s) orders-ds; delete them first"}},
 		{"datasource on unknown database", func(ctx context.Context) error {
 			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.DatabaseResourceName = "nope" }))
-		}, raErr{404, "NOT_FOUND", "Database not found: nope"}},
+		}, wantErr{404, "NOT_FOUND", "Database not found: nope"}},
 		{"datasource min above max", func(ctx context.Context) error {
-			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.MinPoolSize, s.MaxPoolSize = raPtr[int64](4), raPtr[int64](3) }))
+			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.MinPoolSize, s.MaxPoolSize = ptr[int64](4), ptr[int64](3) }))
 		}, bad("minPoolSize (4) must not be greater than maxPoolSize (3)")},
 		{"datasource negative min", func(ctx context.Context) error {
-			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.MinPoolSize = raPtr[int64](-1) }))
+			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.MinPoolSize = ptr[int64](-1) }))
 		}, bad("minPoolSize must not be negative")},
 		{"datasource initial", func(ctx context.Context) error {
-			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.InitialPoolSize = raPtr[int64](11) }))
+			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.InitialPoolSize = ptr[int64](11) }))
 		}, bad("initialPoolSize (11) must be between minPoolSize (1) and maxPoolSize (10)")},
 		{"datasource wait", func(ctx context.Context) error {
-			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.MaxWait = raPtr[int64](-1) }))
+			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.MaxWait = ptr[int64](-1) }))
 		}, bad("maxWait must not be negative")},
 		{"datasource duplicate", func(ctx context.Context) error {
 			return c.CreateDatasource(ctx, ds(func(s *apm.DatasourceSpec) { s.ResourceName = "orders-ds" }))
-		}, raErr{409, "CONFLICT", "Datasource already exists: orders-ds"}},
+		}, wantErr{409, "CONFLICT", "Datasource already exists: orders-ds"}},
 		{"datasource unknown", func(ctx context.Context) error { _, err := c.GetDatasource(ctx, "nope"); return err },
-			raErr{404, "NOT_FOUND", "Datasource not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Datasource not found: nope"}},
 		{"modify unknown", func(ctx context.Context) error {
-			return c.ModifyDatasource(ctx, "nope", apm.DatasourceUpdate{MaxPoolSize: raPtr[int64](5)})
-		}, raErr{404, "NOT_FOUND", "Datasource not found: nope"}},
+			return c.ModifyDatasource(ctx, "nope", apm.DatasourceUpdate{MaxPoolSize: ptr[int64](5)})
+		}, wantErr{404, "NOT_FOUND", "Datasource not found: nope"}},
 		{"modify below min", func(ctx context.Context) error {
-			return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxPoolSize: raPtr[int64](1)})
+			return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxPoolSize: ptr[int64](1)})
 		}, bad("minPoolSize (2) must not be greater than maxPoolSize (1)")},
 		{"delete unknown", func(ctx context.Context) error { return c.DeleteDatasource(ctx, "nope") },
-			raErr{404, "NOT_FOUND", "Datasource not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Datasource not found: nope"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			raCheckErr(t, tc.call(context.Background()), tc.want)
+			checkErr(t, tc.call(context.Background()), tc.want)
 		})
 	}
 	// A password never appears in an error, even a failed create's.
@@ -336,8 +213,8 @@ func TestDatasourceModifyPathIsSingular(t *testing.T) {
 	}
 }
 
-// raViewerWrites are the write methods of 4.5 and 4.7, each valid for the demo seed.
-var raViewerWrites = map[string]func(ctx context.Context, c *apm.Client) error{
+// viewerWrites are the write methods of 4.5 and 4.7, each valid for the demo seed.
+var viewerWrites = map[string]func(ctx context.Context, c *apm.Client) error{
 	"CreateDatabase": func(ctx context.Context, c *apm.Client) error {
 		return c.CreateDatabase(ctx, apm.DatabaseSpec{ResourceName: "v", DatabaseType: "DB2", Host: "h", Port: 1, DatabaseName: "d", UserName: "u", Password: "p"})
 	},
@@ -346,7 +223,7 @@ var raViewerWrites = map[string]func(ctx context.Context, c *apm.Client) error{
 		return c.CreateDatasource(ctx, apm.DatasourceSpec{ResourceName: "v", DatabaseResourceName: "reports-db"})
 	},
 	"ModifyDatasource": func(ctx context.Context, c *apm.Client) error {
-		return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxWait: raPtr[int64](1)})
+		return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxWait: ptr[int64](1)})
 	},
 	"DeleteDatasource": func(ctx context.Context, c *apm.Client) error { return c.DeleteDatasource(ctx, "orders-ds") },
 	"CreateUser": func(ctx context.Context, c *apm.Client) error {
@@ -371,11 +248,11 @@ var raViewerWrites = map[string]func(ctx context.Context, c *apm.Client) error{
 // FAILURE of the viewer, and the admin key can do the same writes.
 func TestViewerCannotWriteResourcesOrAdministration(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range slices.Sorted(maps.Keys(raViewerWrites)) {
-		write := raViewerWrites[name]
+	for _, name := range slices.Sorted(maps.Keys(viewerWrites)) {
+		write := viewerWrites[name]
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
-			raCheckErr(t, write(ctx, f.viewer), raErr{403, "FORBIDDEN", "Access denied"})
+			checkErr(t, write(ctx, f.viewer), wantErr{403, "FORBIDDEN", "Access denied"})
 			logs, err := f.viewer.ActionTraceLogs(ctx, apm.TraceLogFilter{})
 			if err != nil || len(logs) == 0 {
 				t.Fatalf("trace log: %v, %v", logs, err)
@@ -383,7 +260,7 @@ func TestViewerCannotWriteResourcesOrAdministration(t *testing.T) {
 			if last := logs[len(logs)-1]; last.UserID != "viewer" || last.Result != "FAILURE" {
 				t.Errorf("last log entry = %+v", last)
 			}
-			raCheckErr(t, write(ctx, f.admin), raErr{})
+			checkErr(t, write(ctx, f.admin), wantErr{})
 		})
 	}
 }

@@ -181,7 +181,7 @@ func TestServerBodiesHaveTheDocumentedShape(t *testing.T) {
 	was := "ajpPort:number datasources:array httpPort:number importedResources:array installRootPath:string javaHome:string " +
 		"nodeName:string serverId:string serverType:string sessionCluster:%s status:string systemName:string"
 	session := "nodeName:string serverId:string serverPort:number status:string systemName:string"
-	raCheckShapes(t, newFixture(t).sim, []raShapeCase{
+	checkShapes(t, newFixture(t).sim, []shapeCase{
 		{"/rest/was/servers", "servers", "httpPort:number nodeName:string serverId:string serverType:string status:string systemName:string"},
 		{"/rest/was/servers/was-01/nodes/web-01/systems/shop", "", strings.Replace(was, "%s", "object", 1)},
 		{"/rest/was/servers/was-02/nodes/web-01/systems/shop", "", strings.Replace(was, "%s", "null", 1)},
@@ -229,13 +229,13 @@ func svStatus(t *testing.T, c *apm.Client, ref apm.ServerRef) string {
 
 func TestServerLifecycleThroughTheClient(t *testing.T) {
 	clock := &svClock{t: time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)}
-	f := raClockFixture(t, clock.now)
+	f := newFixtureWithClock(t, clock.now)
 	ctx := context.Background()
 	c := f.admin
 	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-09", NodeName: "app-01", SystemName: "shop"}
 	spec := apm.ServerSpec{ServerID: "was-09", NodeName: "app-01", SystemName: "shop", HTTPPort: 9080, AJPPort: 9009,
 		Edition: apm.EditionEnterprise, InstallRootPath: "/srv/was-09"}
-	raCheckErr(t, c.InstallServer(ctx, apm.KindWAS, spec), raErr{})
+	checkErr(t, c.InstallServer(ctx, apm.KindWAS, spec), wantErr{})
 	got, err := c.GetServer(ctx, ref)
 	if err != nil {
 		t.Fatal(err)
@@ -250,11 +250,11 @@ func TestServerLifecycleThroughTheClient(t *testing.T) {
 		t.Fatalf("installed server\n got %+v\nwant %+v", got, want)
 	}
 
-	raCheckErr(t, c.StartServer(ctx, ref), raErr{})
+	checkErr(t, c.StartServer(ctx, ref), wantErr{})
 	if s := svStatus(t, c, ref); s != "starting" {
 		t.Fatalf("status after start: %s", s)
 	}
-	raCheckErr(t, c.UninstallServer(ctx, ref), raErr{200, apm.CodeActionFailed, "Server was-09 is starting; stop it first"})
+	checkErr(t, c.UninstallServer(ctx, ref), wantErr{200, apm.CodeActionFailed, "Server was-09 is starting; stop it first"})
 	clock.pass()
 	if s := svStatus(t, c, ref); s != "running" {
 		t.Fatalf("status after the delay: %s", s)
@@ -263,14 +263,14 @@ func TestServerLifecycleThroughTheClient(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(node.Servers, []apm.NodeServer{{ServerID: "was-09", ServerType: "was", Status: "running"}}) {
 		t.Fatalf("node servers %+v, %v", node, err)
 	}
-	raCheckErr(t, c.StopServer(ctx, ref, false), raErr{})
+	checkErr(t, c.StopServer(ctx, ref, false), wantErr{})
 	if s := svStatus(t, c, ref); s != "stopping" {
 		t.Fatalf("status after stop: %s", s)
 	}
 	clock.pass()
 
 	// Deregistered, the server is offered for registration on its node.
-	raCheckErr(t, c.DeregisterServer(ctx, ref), raErr{})
+	checkErr(t, c.DeregisterServer(ctx, ref), wantErr{})
 	regs, err := c.ListRegisterableServers(ctx, apm.KindWAS, "shop", "app-01")
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestServerLifecycleThroughTheClient(t *testing.T) {
 	if !reflect.DeepEqual(regs, wantRegs) {
 		t.Fatalf("registerable\n got %+v\nwant %+v", regs, wantRegs)
 	}
-	raCheckErr(t, c.RegisterServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: "was-09", NodeName: "app-01", SystemName: "shop", HTTPPort: 9080}), raErr{})
+	checkErr(t, c.RegisterServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: "was-09", NodeName: "app-01", SystemName: "shop", HTTPPort: 9080}), wantErr{})
 	if got, err := c.GetServer(ctx, ref); err != nil || got.InstallRootPath != "/srv/was-09" || got.Edition != apm.EditionEnterprise {
 		t.Fatalf("registered again: %+v, %v", got, err)
 	}
@@ -290,9 +290,9 @@ func TestServerLifecycleThroughTheClient(t *testing.T) {
 	if err != nil || sys.AppCount != 3 || sys.WebCount != 2 || sys.SessionCount != 1 {
 		t.Fatalf("system counts %+v, %v", sys, err)
 	}
-	raCheckErr(t, c.UninstallServer(ctx, ref), raErr{})
+	checkErr(t, c.UninstallServer(ctx, ref), wantErr{})
 	_, err = c.GetServer(ctx, ref)
-	raCheckErr(t, err, raErr{404, "NOT_FOUND", "Server not found: was-09"})
+	checkErr(t, err, wantErr{404, "NOT_FOUND", "Server not found: was-09"})
 	if regs, err := c.ListRegisterableServers(ctx, apm.KindWAS, "shop", "app-01"); err != nil || len(regs) != 1 || regs[0].ServerID != "was-reg-1" {
 		t.Fatalf("registerable after uninstall: %+v, %v", regs, err)
 	}
@@ -312,7 +312,7 @@ func TestServerSubOperationsThroughTheClient(t *testing.T) {
 		c.AddURIs(ctx, svWeb02, []string{"/b/*", "/a/*"}),
 		c.DeleteURIs(ctx, svWeb02, []string{"/b/*"}),
 	} {
-		raCheckErr(t, step, raErr{})
+		checkErr(t, step, wantErr{})
 	}
 	was, err := c.GetServer(ctx, svWAS02)
 	if err != nil {
@@ -339,7 +339,7 @@ func TestServerSubOperationsThroughTheClient(t *testing.T) {
 	// The key is never echoed: not in the detail, not in an error.
 	_, key := svPEMs()
 	keyLine := strings.Split(key, "\n")[1]
-	if status, body := raRawGet(t, f.sim, "/rest/web/servers/web-02/nodes/web-01/systems/shop", adminKey); status != 200 || strings.Contains(string(body), keyLine) {
+	if status, body := rawGet(t, f.sim, "/rest/web/servers/web-02/nodes/web-01/systems/shop", adminKey); status != 200 || strings.Contains(string(body), keyLine) {
 		t.Fatalf("detail %d %s", status, body)
 	}
 	bad := svSSL(8443)
@@ -352,34 +352,34 @@ func TestServerSubOperationsThroughTheClient(t *testing.T) {
 func TestServerErrorsThroughTheClient(t *testing.T) {
 	ctx := context.Background()
 	nope := func(ref apm.ServerRef) apm.ServerRef { ref.ServerID = "nope"; return ref }
-	refused := func(msg string) raErr { return raErr{200, apm.CodeActionFailed, msg} }
+	refused := func(msg string) wantErr { return wantErr{200, apm.CodeActionFailed, msg} }
 	cases := []struct {
 		name string
 		call func(c *apm.Client) error
-		want raErr
+		want wantErr
 	}{
 		{"install without port", func(c *apm.Client) error {
 			return c.InstallServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: "x", NodeName: "app-01", SystemName: "shop"})
-		}, raErr{400, "BAD_REQUEST", "httpPort is required"}},
+		}, wantErr{400, "BAD_REQUEST", "httpPort is required"}},
 		{"install in unknown system", func(c *apm.Client) error {
 			return c.InstallServer(ctx, apm.KindSession, apm.ServerSpec{ServerID: "x", NodeName: "app-01", SystemName: "nope", ServerPort: 1})
-		}, raErr{404, "NOT_FOUND", "System not found: nope"}},
+		}, wantErr{404, "NOT_FOUND", "System not found: nope"}},
 		{"install on unknown node", func(c *apm.Client) error {
 			return c.InstallServer(ctx, apm.KindWeb, apm.ServerSpec{ServerID: "x", NodeName: "nope", SystemName: "shop", HTTPPort: 1})
-		}, raErr{404, "NOT_FOUND", "Node not found: nope"}},
+		}, wantErr{404, "NOT_FOUND", "Node not found: nope"}},
 		{"install duplicate", func(c *apm.Client) error {
 			return c.InstallServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: "was-01", NodeName: "web-01", SystemName: "shop", HTTPPort: 9999})
-		}, raErr{409, "CONFLICT", "Server already exists: was-01"}},
+		}, wantErr{409, "CONFLICT", "Server already exists: was-01"}},
 		{"install on a used port", func(c *apm.Client) error {
 			return c.InstallServer(ctx, apm.KindSession, apm.ServerSpec{ServerID: "s2", NodeName: "web-01", SystemName: "shop", ServerPort: 8080})
-		}, raErr{409, "CONFLICT", "Port 8080 is already used by was-01 on node web-01"}},
+		}, wantErr{409, "CONFLICT", "Port 8080 is already used by was-01 on node web-01"}},
 		{"register unknown", func(c *apm.Client) error {
 			return c.RegisterServer(ctx, apm.KindWeb, apm.ServerSpec{ServerID: "nope", NodeName: "web-01", SystemName: "shop", HTTPPort: 1})
-		}, raErr{404, "NOT_FOUND", "Registerable server not found: nope"}},
+		}, wantErr{404, "NOT_FOUND", "Registerable server not found: nope"}},
 		{"detail of unknown", func(c *apm.Client) error { _, err := c.GetServer(ctx, nope(svWeb01)); return err },
-			raErr{404, "NOT_FOUND", "Server not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Server not found: nope"}},
 		{"modify onto a used port", func(c *apm.Client) error { return c.ModifyServer(ctx, svWeb02, apm.ServerSettings{HTTPPort: 80}) },
-			raErr{409, "CONFLICT", "Port 80 is already used by web-01 on node web-01"}},
+			wantErr{409, "CONFLICT", "Port 80 is already used by web-01 on node web-01"}},
 		{"start a running server", func(c *apm.Client) error { return c.StartServer(ctx, svWAS01) }, refused("Server was-01 is already running")},
 		{"stop a stopped server", func(c *apm.Client) error { return c.StopServer(ctx, svSession01, false) }, refused("Server session-01 is already stopped")},
 		{"uninstall a running server", func(c *apm.Client) error { return c.UninstallServer(ctx, svWeb01) }, refused("Server web-01 is running; stop it first")},
@@ -390,43 +390,43 @@ func TestServerErrorsThroughTheClient(t *testing.T) {
 			return c.DeregisterServer(ctx, svWAS01)
 		}, refused("Server was-01 is a load balancer worker of web server web-01; remove the worker first")},
 		{"remove absent clustering", func(c *apm.Client) error { return c.RemoveSessionCluster(ctx, svWAS02) },
-			raErr{404, "NOT_FOUND", "Session clustering not found: was-02"}},
+			wantErr{404, "NOT_FOUND", "Session clustering not found: was-02"}},
 		{"attach unknown datasource", func(c *apm.Client) error { return c.AttachDatasource(ctx, svWAS02, "nope") },
-			raErr{404, "NOT_FOUND", "Datasource not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Datasource not found: nope"}},
 		{"attach twice", func(c *apm.Client) error { return c.AttachDatasource(ctx, svWAS01, "orders-ds") },
-			raErr{409, "CONFLICT", "Datasource already attached: orders-ds"}},
+			wantErr{409, "CONFLICT", "Datasource already attached: orders-ds"}},
 		{"detach absent", func(c *apm.Client) error { return c.DetachDatasource(ctx, svWAS02, "orders-ds") },
-			raErr{404, "NOT_FOUND", "Datasource not attached: orders-ds"}},
+			wantErr{404, "NOT_FOUND", "Datasource not attached: orders-ds"}},
 		{"deploy twice", func(c *apm.Client) error {
 			return c.DeployApplication(ctx, svWAS01, apm.Deployment{ContextPath: "/shop", SourcePath: "/opt/apps/shop2.war"})
-		}, raErr{409, "CONFLICT", "Application already deployed: /shop"}},
+		}, wantErr{409, "CONFLICT", "Application already deployed: /shop"}},
 		{"deploy bad context path", func(c *apm.Client) error {
 			return c.DeployApplication(ctx, svWAS01, apm.Deployment{ContextPath: "shop", SourcePath: "/a.war"})
-		}, raErr{400, "BAD_REQUEST", "Invalid contextPath: shop (must start with '/')"}},
+		}, wantErr{400, "BAD_REQUEST", "Invalid contextPath: shop (must start with '/')"}},
 		{"undeploy absent", func(c *apm.Client) error { return c.UndeployApplication(ctx, svWAS01, "/nope") },
-			raErr{404, "NOT_FOUND", "Application not found: /nope"}},
+			wantErr{404, "NOT_FOUND", "Application not found: /nope"}},
 		{"statuses of unknown", func(c *apm.Client) error { _, err := c.ApplicationStatuses(ctx, nope(svWAS01)); return err },
-			raErr{404, "NOT_FOUND", "Server not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Server not found: nope"}},
 		{"import unknown datasource", func(c *apm.Client) error { return c.ImportResource(ctx, svWAS01, apm.ResourceDatasource, "nope") },
-			raErr{404, "NOT_FOUND", "Datasource not found: nope"}},
+			wantErr{404, "NOT_FOUND", "Datasource not found: nope"}},
 		{"worker of unknown WAS", func(c *apm.Client) error {
 			return c.SetWorkers(ctx, svWeb01, []apm.Worker{{ServerID: "nope", NodeName: "web-01", SystemName: "shop"}})
-		}, raErr{404, "NOT_FOUND", "WAS server not found: nope"}},
+		}, wantErr{404, "NOT_FOUND", "WAS server not found: nope"}},
 		{"ssl without a certificate", func(c *apm.Client) error {
 			cfg := svSSL(443)
 			cfg.CertificatePEM = "not a certificate"
 			return c.ConfigureSSL(ctx, svWeb01, cfg)
-		}, raErr{400, "BAD_REQUEST", "Invalid certificatePem: expected a PEM-encoded CERTIFICATE"}},
+		}, wantErr{400, "BAD_REQUEST", "Invalid certificatePem: expected a PEM-encoded CERTIFICATE"}},
 		{"bad URI pattern", func(c *apm.Client) error { return c.AddURIs(ctx, svWeb01, []string{"api"}) },
-			raErr{400, "BAD_REQUEST", "Invalid URI pattern: api (must start with '/')"}},
+			wantErr{400, "BAD_REQUEST", "Invalid URI pattern: api (must start with '/')"}},
 		{"registerable of unknown node", func(c *apm.Client) error {
 			_, err := c.ListRegisterableServers(ctx, apm.KindSession, "shop", "nope")
 			return err
-		}, raErr{404, "NOT_FOUND", "Node not found: nope"}},
+		}, wantErr{404, "NOT_FOUND", "Node not found: nope"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			raCheckErr(t, tc.call(newFixture(t).admin), tc.want)
+			checkErr(t, tc.call(newFixture(t).admin), tc.want)
 		})
 	}
 }
@@ -443,8 +443,8 @@ func TestViewerCannotChangeServers(t *testing.T) {
 	}) {
 		t.Run(route, func(t *testing.T) {
 			f := newFixture(t)
-			raCheckErr(t, endpointCases[route].call(ctx, f.viewer), raErr{403, "FORBIDDEN", "Access denied"})
-			raCheckErr(t, endpointCases[route].call(ctx, f.admin), raErr{})
+			checkErr(t, endpointCases[route].call(ctx, f.viewer), wantErr{403, "FORBIDDEN", "Access denied"})
+			checkErr(t, endpointCases[route].call(ctx, f.admin), wantErr{})
 		})
 	}
 }
