@@ -115,18 +115,8 @@ type TraceLogFilter struct {
 // query validates the filter and renders it as startDate / endDate.
 func (f TraceLogFilter) query() (url.Values, error) {
 	q := url.Values{}
-	var start, end string
-	if !f.Start.IsZero() {
-		start = f.Start.Format(LayoutQueryDate)
-		q.Set("startDate", start)
-	}
-	if !f.End.IsZero() {
-		end = f.End.Format(LayoutQueryDate)
-		q.Set("endDate", end)
-	}
-	// yyyyMMdd strings of four-digit years compare like the dates they name.
-	if start != "" && end != "" && end < start {
-		return nil, fmt.Errorf("trace log filter: end date %s is before start date %s", end, start)
+	if err := setDateRange(q, "trace log filter", f.Start, f.End); err != nil {
+		return nil, err
 	}
 	return q, nil
 }

@@ -143,22 +143,6 @@ func (f EventFilter) query() (url.Values, error) {
 	return q, nil
 }
 
-// setDateRange adds startDate and endDate (yyyyMMdd) for the non-zero ends and refuses an
-// end before the start.
-func setDateRange(q url.Values, what string, start, end time.Time) error {
-	if !start.IsZero() {
-		q.Set("startDate", start.Format(LayoutQueryDate))
-	}
-	if !end.IsZero() {
-		q.Set("endDate", end.Format(LayoutQueryDate))
-	}
-	// yyyyMMdd strings of four-digit years compare like the dates they name.
-	if s, e := q.Get("startDate"), q.Get("endDate"); s != "" && e != "" && e < s {
-		return fmt.Errorf("%s: end date %s is before start date %s", what, e, s)
-	}
-	return nil
-}
-
 type wireNotification struct {
 	ID         flexInt    `json:"id"`
 	Type       flexString `json:"type"`
