@@ -176,12 +176,6 @@ func (r redactor) newHTTPError(method, path string, status int, body []byte) *Er
 	return e
 }
 
-// actionResultBody is the ActionResult object returned by create, modify and delete.
-type actionResultBody struct {
-	ActionResult flexString `json:"actionResult"`
-	errorBody
-}
-
 // actionFailure returns an *Error when a 2xx body says `"actionResult": "N"`, nil otherwise
 // (including for bodies that are not JSON objects).
 func (r redactor) actionFailure(method, path string, status int, body []byte) *Error {
@@ -189,18 +183,25 @@ func (r redactor) actionFailure(method, path string, status int, body []byte) *E
 	if !strings.HasPrefix(trimmed, "{") {
 		return nil
 	}
-	// A body that does not decode as an action result is no action failure; whether it
-	// decodes as what the caller expects is checked elsewhere.
-	var ar actionResultBody
-	if err := json.Unmarshal(body, &ar); err != nil {
+	// The verdict is read on its own: a message field of an unexpected shape (an object,
+	// an array) must not turn a refusal into a success. A body whose actionResult cannot
+	// be read is no action failure; whether it decodes as what the caller expects is
+	// checked elsewhere.
+	var verdict struct {
+		ActionResult flexString `json:"actionResult"`
+	}
+	if err := json.Unmarshal(body, &verdict); err != nil {
 		return nil //nolint:nilerr // see above
 	}
-	if !strings.EqualFold(strings.TrimSpace(string(ar.ActionResult)), "N") {
+	if !strings.EqualFold(strings.TrimSpace(string(verdict.ActionResult)), "N") {
 		return nil
 	}
-	msg := ar.message()
-	if msg == "" {
-		msg = "no reason given"
+	msg := "no reason given"
+	var reason errorBody
+	if err := json.Unmarshal(body, &reason); err != nil {
+		msg = bodyText(body) // reason fields of an unexpected shape: show them as sent
+	} else if m := reason.message(); m != "" {
+		msg = m
 	}
 	return &Error{
 		StatusCode: status,

@@ -186,3 +186,22 @@ func TestEmptyPathSegmentsAreRefused(t *testing.T) {
 		t.Errorf("%d requests sent for invalid names", rec.count())
 	}
 }
+
+// Found by FuzzClientResponses: a refusal whose reason is not a plain string used to be
+// taken for a success, because the whole body failed to decode.
+func TestActionFailureWithUnexpectedReasonShape(t *testing.T) {
+	for _, body := range []string{
+		`{"actionResult":"N","error":{"detail":"port in use"}}`,
+		`{"actionResult":"N","message":["a","b"]}`,
+		`{"actionResult":"N","code":{"x":1},"message":"stopped"}`,
+	} {
+		err := (redactor{}).actionFailure("POST", "/rest/systems", 200, []byte(body))
+		if err == nil || err.Code != CodeActionFailed {
+			t.Errorf("%s: got %v, want an ACTION_FAILED error", body, err)
+			continue
+		}
+		if err.Message == "" {
+			t.Errorf("%s: the error carries no message", body)
+		}
+	}
+}

@@ -33,9 +33,10 @@ func validNodeName(name string) error {
 }
 
 // nameOK reports whether name has 1..maxLen bytes, each an ASCII letter, a
-// digit or one of extra.
+// digit or one of extra. "." and ".." never pass: as a path segment they are
+// cleaned away, so an object of that name could never be read or deleted.
 func nameOK(name string, maxLen int, extra string) bool {
-	if len(name) == 0 || len(name) > maxLen {
+	if len(name) == 0 || len(name) > maxLen || name == "." || name == ".." {
 		return false
 	}
 	for i := 0; i < len(name); i++ {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -181,6 +182,17 @@ func TestValidators(t *testing.T) {
 	for name, ok := range map[string]bool{"shop": true, "a_b-C9": true, "12345678901234567890": true, "123456789012345678901": false, "a b": false, "": false} {
 		if systemNamePattern.MatchString(name) != ok {
 			t.Errorf("system name %q: want valid=%v", name, ok)
+		}
+	}
+	for name, ok := range map[string]bool{"web-01": true, "a.b": true, "...": true, ".": false, "..": false, "a b": false} {
+		var diags diag.Diagnostics
+		for _, v := range nodeNameValidators() {
+			resp := &validator.StringResponse{}
+			v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("name"), ConfigValue: types.StringValue(name)}, resp)
+			diags.Append(resp.Diagnostics...)
+		}
+		if diags.HasError() == ok {
+			t.Errorf("node name %q: error=%v, want valid=%v", name, diags.HasError(), ok)
 		}
 	}
 }

@@ -25,8 +25,11 @@ func systemNameValidators() []validator.String {
 }
 
 func nodeNameValidators() []validator.String {
-	return []validator.String{stringvalidator.RegexMatches(nodeNamePattern,
-		"must be 1 to 63 characters, each a letter, a digit, '.', '-' or '_'")}
+	return []validator.String{
+		stringvalidator.RegexMatches(nodeNamePattern, "must be 1 to 63 characters, each a letter, a digit, '.', '-' or '_'"),
+		// As path segments these are cleaned away: such a node could never be read back.
+		stringvalidator.NoneOf(".", ".."),
+	}
 }
 
 func portValidators() []validator.Int64 {
