@@ -14,7 +14,7 @@ func TestAdminCalls(t *testing.T) {
 	ctx := context.Background()
 	desc := "new text"
 	day := func(d int) time.Time { return time.Date(2024, 5, d, 23, 59, 0, 0, time.UTC) }
-	runResAdminCalls(t, []resAdminCall{
+	runRequestCases(t, []requestCase{
 		{"ListUsers", func(c *Client) error { _, err := c.ListUsers(ctx); return err },
 			"GET", "/rest/admin/users", "", "", `{"users":[]}`},
 		{"GetUser escapes", func(c *Client) error { _, err := c.GetUser(ctx, "a b"); return err },

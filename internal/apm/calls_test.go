@@ -2,9 +2,6 @@ package apm
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
-	"reflect"
 	"testing"
 )
 
@@ -51,44 +48,12 @@ func TestCallsSendMethodPathAndBody(t *testing.T) {
 		{"ManagerInfo", func(c *Client) error { _, err := c.ManagerInfo(ctx); return err },
 			"GET", "/rest/public/managerInfo", "", true, `{"version":"1"}`},
 	}
+	calls := make([]requestCase, 0, len(cases))
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, tc.response) })
-			if err := tc.call(newTestClient(t, srv.URL)); err != nil {
-				t.Fatal(err)
-			}
-			reqs := rec.all()
-			if len(reqs) != 1 {
-				t.Fatalf("%d requests, want 1", len(reqs))
-			}
-			r := reqs[0]
-			if r.Method != tc.method || r.Path != tc.path {
-				t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, tc.method, tc.path)
-			}
-			if tc.keyless {
-				if r.Query != "" {
-					t.Errorf("query = %q, want none", r.Query)
-				}
-			} else if r.Query != "key="+"Sk%2B9%2FzQ%3Dtest-key-4711" {
-				t.Errorf("query = %q, want only the key", r.Query)
-			}
-			if tc.body == "" {
-				if r.Body != "" || r.ContentType != "" {
-					t.Errorf("body = %q (Content-Type %q), want none", r.Body, r.ContentType)
-				}
-				return
-			}
-			if r.ContentType != "application/json" {
-				t.Errorf("Content-Type = %q", r.ContentType)
-			}
-			var got, want any
-			if err := json.Unmarshal([]byte(r.Body), &got); err != nil {
-				t.Fatalf("body %q: %v", r.Body, err)
-			}
-			_ = json.Unmarshal([]byte(tc.body), &want)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("body = %s, want %s", r.Body, tc.body)
-			}
-		})
+		if tc.keyless != isPublic(tc.path) {
+			t.Fatalf("%s: keyless=%v does not match the path %s", tc.name, tc.keyless, tc.path)
+		}
+		calls = append(calls, requestCase{name: tc.name, call: tc.call, method: tc.method, path: tc.path, body: tc.body, response: tc.response})
 	}
+	runRequestCases(t, calls)
 }

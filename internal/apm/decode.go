@@ -36,18 +36,25 @@ func shorten(s string) string {
 	return s
 }
 
+// numberText is the text of a JSON number that may arrive quoted and padded; empty is
+// true for null and "", which the flex number types read as 0.
+func numberText(b []byte) (s string, empty bool, err error) {
+	s, _, err = unquote(b)
+	if err != nil {
+		return "", false, err
+	}
+	s = strings.TrimSpace(s)
+	return s, s == "" || s == "null", nil
+}
+
 // flexInt is an integer given as 5, 5.0, "5" or " 5 "; null and "" are 0.
 type flexInt int64
 
 func (f *flexInt) UnmarshalJSON(b []byte) error {
-	s, _, err := unquote(b)
-	if err != nil {
-		return err
-	}
-	s = strings.TrimSpace(s)
-	if s == "" || s == "null" {
+	s, empty, err := numberText(b)
+	if err != nil || empty {
 		*f = 0
-		return nil
+		return err
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		*f = flexInt(n)
@@ -59,6 +66,24 @@ func (f *flexInt) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("cannot use %q as an integer", shorten(s))
 	}
 	*f = flexInt(x)
+	return nil
+}
+
+// flexFloat is a number given as 5, 5.5 or "5.5"; null and "" are 0. NaN and infinities
+// are refused: JSON cannot carry them, so a string spelling them is a broken answer.
+type flexFloat float64
+
+func (f *flexFloat) UnmarshalJSON(b []byte) error {
+	s, empty, err := numberText(b)
+	if err != nil || empty {
+		*f = 0
+		return err
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("cannot use %q as a number", shorten(s))
+	}
+	*f = flexFloat(x)
 	return nil
 }
 

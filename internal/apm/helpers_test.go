@@ -1,10 +1,13 @@
 package apm
 
 import (
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -132,3 +135,73 @@ func assertNoKey(t *testing.T, what, s string) {
 }
 
 func withMaxRetries(n int) func(*Config) { return func(c *Config) { c.MaxRetries = n } }
+
+// requestCase is one client call and the single request it must send.
+type requestCase struct {
+	name     string
+	call     func(c *Client) error
+	method   string
+	path     string // escaped
+	query    string // besides the key, encoded with sorted names; "" for none
+	body     string // JSON; "" for no body
+	response string
+}
+
+// runRequestCases checks that each call sends exactly one request with the method, path,
+// query and body given, and succeeds on the canned response.
+func runRequestCases(t *testing.T, cases []requestCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, tc.response) })
+			if err := tc.call(newTestClient(t, srv.URL)); err != nil {
+				t.Fatal(err)
+			}
+			reqs := rec.all()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			r := reqs[0]
+			if r.Method != tc.method || r.Path != tc.path {
+				t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, tc.method, tc.path)
+			}
+			got, err := url.ParseQuery(r.Query)
+			switch {
+			case isPublic(tc.path):
+				if got.Has("key") {
+					t.Errorf("query %q carries the key on a public path", r.Query)
+				}
+			case err != nil || got.Get("key") != testKey || len(got["key"]) != 1:
+				t.Errorf("query %q does not carry the key once", r.Query)
+			}
+			got.Del("key")
+			if got.Encode() != tc.query {
+				t.Errorf("query without the key = %q, want %q", got.Encode(), tc.query)
+			}
+			assertJSONBody(t, r, tc.body)
+		})
+	}
+}
+
+func assertJSONBody(t *testing.T, r recorded, want string) {
+	t.Helper()
+	if want == "" {
+		if r.Body != "" || r.ContentType != "" {
+			t.Errorf("body = %q (Content-Type %q), want none", r.Body, r.ContentType)
+		}
+		return
+	}
+	if r.ContentType != "application/json" {
+		t.Errorf("Content-Type = %q", r.ContentType)
+	}
+	var got, exp any
+	if err := json.Unmarshal([]byte(r.Body), &got); err != nil {
+		t.Fatalf("body %q: %v", r.Body, err)
+	}
+	if err := json.Unmarshal([]byte(want), &exp); err != nil {
+		t.Fatalf("bad expectation %q: %v", want, err)
+	}
+	if !reflect.DeepEqual(got, exp) {
+		t.Errorf("body = %s, want %s", r.Body, want)
+	}
+}

@@ -2,10 +2,6 @@ package apm
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
 )
 
 // Real-time metrics (spec 4.8; response bodies from gaps.md). The spec gives no units; the
@@ -81,28 +77,6 @@ type WASContainerMetrics struct {
 	MemoryUsed  int64
 	MemoryMax   int64
 	ThreadCount int64
-}
-
-// flexFloat is a number given as 5, 5.5 or "5.5"; null and "" are 0. NaN and infinities
-// are refused: JSON cannot carry them, so a string spelling them is a broken answer.
-type flexFloat float64
-
-func (f *flexFloat) UnmarshalJSON(b []byte) error {
-	s, _, err := unquote(b)
-	if err != nil {
-		return err
-	}
-	s = strings.TrimSpace(s)
-	if s == "" || s == "null" {
-		*f = 0
-		return nil
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmt.Errorf("cannot use %q as a number", shorten(s))
-	}
-	*f = flexFloat(x)
-	return nil
 }
 
 type wireNodeMetrics struct {

@@ -96,31 +96,12 @@ func TestServerCallsSendMethodPathQueryAndBody(t *testing.T) {
 		{"DeleteURIs", func(c *Client) error { return c.DeleteURIs(ctx, webRef, []string{"/a", "/b"}) },
 			"PUT", web + "/uri", url.Values{"type": {"delete"}}, `{"uris":["/a","/b"]}`},
 	}
+	calls := make([]requestCase, 0, len(cases))
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, `{"actionResult":"Y"}`) })
-			if err := tc.call(newTestClient(t, srv.URL)); err != nil {
-				t.Fatal(err)
-			}
-			reqs := rec.all()
-			if len(reqs) != 1 {
-				t.Fatalf("%d requests, want 1", len(reqs))
-			}
-			r := reqs[0]
-			if r.Method != tc.method || r.Path != tc.path {
-				t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, tc.method, tc.path)
-			}
-			q, _ := url.ParseQuery(r.Query)
-			want := url.Values{"key": {testKey}}
-			for k, v := range tc.query {
-				want[k] = v
-			}
-			if !reflect.DeepEqual(q, want) {
-				t.Errorf("query = %v, want %v", q, want)
-			}
-			assertJSONBody(t, r, tc.body)
-		})
+		calls = append(calls, requestCase{name: tc.name, call: tc.call, method: tc.method, path: tc.path,
+			query: tc.query.Encode(), body: tc.body, response: `{"actionResult":"Y"}`})
 	}
+	runRequestCases(t, calls)
 }
 
 // Input that gaps.md makes certainly wrong is refused before anything is sent.
