@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -16,23 +15,12 @@ func callError(action string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Failed to "+action, explain(err))
 }
 
-// createError is callError for creates: a conflict means the object exists already, and
-// the way out is to import it rather than to create it again.
-func createError(action, resourceType, importID string, err error) diag.Diagnostic {
-	if !apm.IsConflict(err) {
-		return callError(action, err)
-	}
-	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
-		"%s\n\nThe object already exists in the manager. To manage it with Terraform, import it instead of creating it:\n"+
-			"  terraform import %s.<name> %s\n"+
-			"or add an import block:\n"+
-			"  import {\n    to = %s.<name>\n    id = %q\n  }",
-		explain(err), resourceType, importID, resourceType, importID))
-}
-
 // explain renders an error from internal/apm with advice for its kind. The client never
 // puts the API key into error text, so err.Error() is safe to show.
 func explain(err error) string {
+	if errors.Is(err, errGone) {
+		return err.Error() + "\n\nThe object it refers to does not exist in the manager. Check the reference, or create the object first."
+	}
 	var apiErr *apm.Error
 	if !errors.As(err, &apiErr) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

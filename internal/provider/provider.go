@@ -42,12 +42,13 @@ type apmProvider struct {
 }
 
 type providerModel struct {
-	Endpoint           types.String `tfsdk:"endpoint"`
-	APIKey             types.String `tfsdk:"api_key"`
-	CACertPEM          types.String `tfsdk:"ca_cert_pem"`
-	InsecureSkipVerify types.Bool   `tfsdk:"insecure_skip_verify"`
-	RequestTimeout     types.String `tfsdk:"request_timeout"`
-	MaxRetries         types.Int64  `tfsdk:"max_retries"`
+	Endpoint            types.String `tfsdk:"endpoint"`
+	APIKey              types.String `tfsdk:"api_key"`
+	CACertPEM           types.String `tfsdk:"ca_cert_pem"`
+	InsecureSkipVerify  types.Bool   `tfsdk:"insecure_skip_verify"`
+	RequestTimeout      types.String `tfsdk:"request_timeout"`
+	MaxRetries          types.Int64  `tfsdk:"max_retries"`
+	SkipConnectionCheck types.Bool   `tfsdk:"skip_connection_check"`
 }
 
 func (p *apmProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -64,9 +65,10 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Optional:            true,
 			},
 			"api_key": schema.StringAttribute{
-				MarkdownDescription: "API key sent with every request outside `/rest/public`. May also be set with the `" + envAPIKey + "` environment variable, which is preferred: keep keys out of configuration files.",
-				Optional:            true,
-				Sensitive:           true,
+				MarkdownDescription: "API key sent with every request outside `/rest/public`. May also be set with the `" + envAPIKey + "` environment variable, which is preferred: keep keys out of configuration files. " +
+					"Without a key only `apm_manager_info` and `apm_public_nodes` work; resources then fail at plan.",
+				Optional:  true,
+				Sensitive: true,
 			},
 			"ca_cert_pem": schema.StringAttribute{
 				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + envCACertPEM + "` environment variable.",
@@ -82,9 +84,16 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Validators:          []validator.String{durationValidator{}},
 			},
 			"max_retries": schema.Int64Attribute{
-				MarkdownDescription: "How many times a failed idempotent request (GET, PUT, DELETE) is retried on connection errors, 429, 502, 503 and 504, with capped exponential backoff. Defaults to `4`.",
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(0, 20)},
+				MarkdownDescription: "How many times a failed request is retried, with capped exponential backoff that honours `Retry-After`: " +
+					"GET, PUT and DELETE on connection errors, time-outs, 429, 502, 503 and 504; POST only when the connection could not be opened (nothing was sent). " +
+					"4xx answers are never retried. Defaults to `4`.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 20)},
+			},
+			"skip_connection_check": schema.BoolAttribute{
+				MarkdownDescription: "Skip the one request with which the provider checks the endpoint, the TLS settings and the API key when it starts " +
+					"(a list of the systems, or the public manager information when no key is set). Set it to plan without network access to the manager. Defaults to `false`.",
+				Optional: true,
 			},
 		},
 	}
@@ -119,22 +128,44 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	}
 	client, err := apm.New(clientCfg)
 	if err != nil {
-		resp.Diagnostics.AddError("Invalid APM provider configuration", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("endpoint"), "Invalid APM provider configuration", err.Error())
 		return
 	}
-	data.client = client
+	m := &manager{Client: client, systems: newSystemDirectory()}
+	if !cfg.SkipConnectionCheck.ValueBool() {
+		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
+			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, explain(err)+
+				"\n\nThe provider checks the endpoint and the API key when it starts. To plan without a manager, set skip_connection_check = true.")
+			return
+		}
+	}
+	data.m, data.hasKey = m, clientCfg.APIKey != ""
+}
+
+// checkConnection makes one cheap request, so that a wrong endpoint, an untrusted
+// certificate or a rejected key fail the plan rather than the apply. With a key it lists
+// the systems, which the directory keeps for the children's reads; without one it can
+// only reach the public manager information.
+func (m *manager) checkConnection(ctx context.Context, withKey bool) error {
+	if !withKey {
+		_, err := m.ManagerInfo(ctx)
+		return err
+	}
+	_, err := m.listSystems(ctx)
+	return err
 }
 
 // unknownSettings names the provider arguments whose values are unknown at this point.
 func unknownSettings(cfg providerModel) []string {
 	var names []string
 	for name, unknown := range map[string]bool{
-		"endpoint":             cfg.Endpoint.IsUnknown(),
-		"api_key":              cfg.APIKey.IsUnknown(),
-		"ca_cert_pem":          cfg.CACertPEM.IsUnknown(),
-		"insecure_skip_verify": cfg.InsecureSkipVerify.IsUnknown(),
-		"request_timeout":      cfg.RequestTimeout.IsUnknown(),
-		"max_retries":          cfg.MaxRetries.IsUnknown(),
+		"endpoint":              cfg.Endpoint.IsUnknown(),
+		"api_key":               cfg.APIKey.IsUnknown(),
+		"ca_cert_pem":           cfg.CACertPEM.IsUnknown(),
+		"insecure_skip_verify":  cfg.InsecureSkipVerify.IsUnknown(),
+		"request_timeout":       cfg.RequestTimeout.IsUnknown(),
+		"max_retries":           cfg.MaxRetries.IsUnknown(),
+		"skip_connection_check": cfg.SkipConnectionCheck.IsUnknown(),
 	} {
 		if unknown {
 			names = append(names, name)
@@ -160,9 +191,13 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 		diags.AddAttributeError(path.Root("endpoint"), "Missing APM endpoint",
 			"Set the endpoint argument of the apm provider, or the "+envEndpoint+" environment variable, to the manager's base URL, for example https://apm.example.com:8443.")
 	}
-	if out.APIKey == "" {
-		diags.AddAttributeError(path.Root("api_key"), "Missing APM API key",
-			"Set the "+envAPIKey+" environment variable (preferred) or the api_key argument of the apm provider to an API key of the manager.")
+	if out.Endpoint != "" && !strings.Contains(out.Endpoint, "://") {
+		diags.AddAttributeError(path.Root("endpoint"), "APM endpoint without a scheme",
+			fmt.Sprintf("The endpoint %q has no scheme. Write it as a URL: https://%s (or http:// for a manager without TLS).", out.Endpoint, out.Endpoint))
+	}
+	if strings.HasPrefix(strings.ToLower(out.Endpoint), "http://") {
+		diags.AddAttributeWarning(path.Root("endpoint"), "APM endpoint without TLS",
+			"The endpoint uses plain http://, so the API key and everything else travel unencrypted. Use https:// for any manager outside a test set-up.")
 	}
 	if !cfg.RequestTimeout.IsNull() {
 		// Already validated at plan time by durationValidator.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
@@ -113,4 +115,26 @@ func errorMatching(fragments ...string) *regexp.Regexp {
 		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(f)), `\s+`)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
+
+// noDrift is a plan check for the plan that follows an apply: its refresh must have found
+// nothing changed outside Terraform (the plan JSON's resource_drift is empty), which is
+// what `plan -refresh-only -detailed-exitcode` reports as exit 0. A managed attribute
+// that other resources or the platform change (a count, a status) fails it.
+type noDrift struct{}
+
+func (noDrift) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	var drifted []string
+	for _, rc := range req.Plan.ResourceDrift {
+		drifted = append(drifted, fmt.Sprintf("%s (%v)", rc.Address, rc.Change.Actions))
+	}
+	if len(drifted) > 0 {
+		resp.Error = fmt.Errorf("a refresh right after apply found changes outside Terraform in %s", strings.Join(drifted, ", "))
+	}
+}
+
+// cleanAfterApply is the post-apply plan check of every apply step: no drift and no
+// changes, so that drift-detection jobs stay quiet after a clean apply.
+var cleanAfterApply = resource.ConfigPlanChecks{
+	PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
 }

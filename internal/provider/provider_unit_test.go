@@ -27,52 +27,6 @@ func protocolServer(t *testing.T) tfprotov6.ProviderServer {
 	return server
 }
 
-// The framework validates every schema when it serves them; a broken schema shows here
-// without a CLI.
-func TestProviderSchemasAreValid(t *testing.T) {
-	resp, err := protocolServer(t).GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range resp.Diagnostics {
-		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
-	}
-	for _, name := range []string{"apm_system", "apm_node"} {
-		if resp.ResourceSchemas[name] == nil {
-			t.Errorf("resource %s is not served", name)
-		}
-	}
-	for _, name := range []string{"apm_systems", "apm_system", "apm_nodes", "apm_node", "apm_public_nodes", "apm_manager_info"} {
-		if resp.DataSourceSchemas[name] == nil {
-			t.Errorf("data source %s is not served", name)
-		}
-	}
-	sensitive := map[string]bool{}
-	for _, a := range resp.Provider.Block.Attributes {
-		sensitive[a.Name] = a.Sensitive
-	}
-	if !sensitive["api_key"] || sensitive["endpoint"] {
-		t.Errorf("only api_key must be sensitive: %v", sensitive)
-	}
-}
-
-func TestNodeImportIDMustNameSystemAndNode(t *testing.T) {
-	server := protocolServer(t)
-	for id, ok := range map[string]bool{"shop/web-01": true, "web-01": false, "/web-01": false, "shop/": false, "a/b/c": false} {
-		resp, err := server.ImportResourceState(context.Background(), &tfprotov6.ImportResourceStateRequest{TypeName: "apm_node", ID: id})
-		if err != nil {
-			t.Fatal(err)
-		}
-		gotOK := len(resp.Diagnostics) == 0 && len(resp.ImportedResources) == 1
-		if gotOK != ok {
-			t.Errorf("import %q: ok=%v, want %v (%v)", id, gotOK, ok, resp.Diagnostics)
-		}
-		if !ok && (len(resp.Diagnostics) == 0 || !strings.Contains(resp.Diagnostics[0].Detail, "<system_name>/<name>")) {
-			t.Errorf("import %q: the error must show the expected form: %v", id, resp.Diagnostics)
-		}
-	}
-}
-
 func TestClientConfigUsesEnvironmentAndDefaults(t *testing.T) {
 	t.Setenv(envEndpoint, "https://env.example:8443")
 	t.Setenv(envAPIKey, "env-key")
@@ -102,18 +56,20 @@ func TestClientConfigUsesEnvironmentAndDefaults(t *testing.T) {
 	}
 }
 
-func TestClientConfigMissingSettingsNameTheEnvironment(t *testing.T) {
+func TestClientConfigChecksEndpoint(t *testing.T) {
 	t.Setenv(envEndpoint, "")
 	t.Setenv(envAPIKey, "")
 	_, diags := (&apmProvider{}).clientConfig(providerModel{})
-	if diags.ErrorsCount() != 2 {
-		t.Fatalf("want 2 errors, got %v", diags)
+	if diags.ErrorsCount() != 1 || !strings.Contains(fmt.Sprint(diags), "APM_ENDPOINT") {
+		t.Errorf("a missing endpoint must be the only error (a key is optional) and name APM_ENDPOINT: %v", diags)
 	}
-	text := fmt.Sprint(diags)
-	for _, want := range []string{"APM_ENDPOINT", "APM_API_KEY"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("diagnostics do not name %s: %s", want, text)
-		}
+	_, diags = (&apmProvider{}).clientConfig(providerModel{Endpoint: types.StringValue("10.0.0.1:8443")})
+	if !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "https://10.0.0.1:8443") {
+		t.Errorf("an endpoint without scheme must suggest one: %v", diags)
+	}
+	_, diags = (&apmProvider{}).clientConfig(providerModel{Endpoint: types.StringValue("http://10.0.0.1:8080")})
+	if diags.HasError() || diags.WarningsCount() != 1 || !strings.Contains(fmt.Sprint(diags), "without TLS") {
+		t.Errorf("plain http must be a warning only: %v", diags)
 	}
 }
 
@@ -123,8 +79,15 @@ func TestUnknownSettingsAreListed(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 	data := &providerData{unconfigured: "the provider arguments endpoint are not known until apply"}
-	if _, diags := data.apiClient(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "not known until apply") {
+	if _, diags := data.manager(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "not known until apply") {
 		t.Errorf("an unconfigured provider must explain itself, got %v", diags)
+	}
+	if diags := data.requireKey(); diags.HasError() {
+		t.Errorf("with settings unknown at plan, the key check waits for apply: %v", diags)
+	}
+	keyless := &providerData{m: &manager{}}
+	if diags := keyless.requireKey(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), envAPIKey) {
+		t.Errorf("a configured provider without key must say how to set one: %v", diags)
 	}
 }
 
@@ -145,20 +108,6 @@ func TestExplainGivesAdvicePerKind(t *testing.T) {
 		if got := explain(c.err); !strings.Contains(got, c.want) || !strings.Contains(got, c.err.Error()) {
 			t.Errorf("explain(%v) = %q, want the error and %q", c.err, got, c.want)
 		}
-	}
-}
-
-func TestCreateConflictSuggestsImport(t *testing.T) {
-	d := createError(`create node "shop/web-01"`, "apm_node", "shop/web-01",
-		&apm.Error{StatusCode: 409, Code: "CONFLICT", Message: "Node already exists: web-01"})
-	for _, want := range []string{"terraform import apm_node.<name> shop/web-01", `id = "shop/web-01"`, "Node already exists"} {
-		if !strings.Contains(d.Detail(), want) {
-			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
-		}
-	}
-	other := createError("create system", "apm_system", "x", &apm.Error{StatusCode: 400, Message: "bad"})
-	if strings.Contains(other.Detail(), "import") {
-		t.Errorf("only conflicts suggest an import: %s", other.Detail())
 	}
 }
 
@@ -200,24 +149,5 @@ func TestValidators(t *testing.T) {
 func TestSameIPIgnoresSpelling(t *testing.T) {
 	if !sameIP("::1", "0:0:0:0:0:0:0:1") || sameIP("10.0.0.1", "10.0.0.2") || sameIP("x", "x") {
 		t.Error("sameIP compares addresses, not strings")
-	}
-}
-
-func TestNodeModelKeepsUserSpellingOfSameAddress(t *testing.T) {
-	prior := nodeModel{SystemName: types.StringValue("shop"), Name: types.StringValue("web-01"), HostIP: types.StringValue("fd00::1")}
-	got := nodeModelFrom(&apm.Node{NodeID: "ND-1", HostIP: "fd00:0:0:0:0:0:0:1", AgentPort: 7730, Status: "running"}, prior)
-	if got.HostIP.ValueString() != "fd00::1" || got.ID.ValueString() != "shop/web-01" || got.NodeID.ValueString() != "ND-1" {
-		t.Errorf("got %+v", got)
-	}
-	moved := nodeModelFrom(&apm.Node{HostIP: "10.0.0.9"}, prior)
-	if moved.HostIP.ValueString() != "10.0.0.9" {
-		t.Errorf("a different address is drift and must show: got %s", moved.HostIP)
-	}
-}
-
-func TestSystemModelFallsBackToNodeList(t *testing.T) {
-	m := systemModelFrom(&apm.System{SystemID: "S1", SystemName: "shop", Nodes: []apm.SystemNode{{NodeName: "a"}, {NodeName: "b"}}})
-	if m.NodeCount.ValueInt64() != 2 {
-		t.Errorf("node_count = %d, want 2 from the node list", m.NodeCount.ValueInt64())
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// Naming rules of the manager (gaps.md), checked at plan time so that bad input never
+// Naming rules of the manager (api/decisions.md), checked at plan time so that bad input never
 // reaches the manager.
 var (
 	systemNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,20}$`)

@@ -1,0 +1,115 @@
+package provider
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// attrs is one object's top-level attribute values as Terraform sent them (plan, state
+// or config). The engine reads and writes attributes by name: no reflection into model
+// structs on the hot path of a refresh.
+type attrs map[string]tftypes.Value
+
+// attrsOf splits an object value into its attributes; a null object has none.
+func attrsOf(v tftypes.Value) (attrs, error) {
+	out := attrs{}
+	if v.IsNull() || !v.IsKnown() {
+		return out, nil
+	}
+	if err := v.As((*map[string]tftypes.Value)(&out)); err != nil {
+		return nil, fmt.Errorf("reading attributes: %w", err)
+	}
+	return out, nil
+}
+
+// known reports whether the attribute has a known, non-null value.
+func (a attrs) known(name string) bool {
+	v, ok := a[name]
+	return ok && v.IsKnown() && !v.IsNull()
+}
+
+// str is a string attribute, "" when null or unknown.
+func (a attrs) str(name string) string {
+	s, _ := stringOf(a[name])
+	return s
+}
+
+// int64 is a number attribute, 0 when null or unknown.
+func (a attrs) int64(name string) int64 {
+	v := a[name]
+	if !v.IsKnown() || v.IsNull() {
+		return 0
+	}
+	var f big.Float
+	if err := v.As(&f); err != nil {
+		return 0
+	}
+	n, _ := f.Int64()
+	return n
+}
+
+// with returns a copy with name set to v.
+func (a attrs) with(name string, v tftypes.Value) attrs {
+	out := make(attrs, len(a)+1)
+	for k, old := range a {
+		out[k] = old
+	}
+	out[name] = v
+	return out
+}
+
+func stringOf(v tftypes.Value) (string, bool) {
+	if v.Type() == nil || !v.IsKnown() || v.IsNull() || !v.Type().Is(tftypes.String) {
+		return "", false
+	}
+	var s string
+	if err := v.As(&s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// flatten builds an object of type typ from obj. Each attribute that is a field takes
+// the manager's value, unless the field says that value means the prior one; attributes
+// named in fromPrior (data source lookup keys) and attributes that are not fields
+// (timeouts) keep their prior value.
+func flatten[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, fromPrior ...string) tftypes.Value {
+	byName := make(map[string]*field[T], len(fields))
+	for i := range fields {
+		byName[fields[i].name] = &fields[i]
+	}
+	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
+	for name, t := range typ.AttributeTypes {
+		f, isField := byName[name]
+		old, hasOld := prior[name]
+		switch {
+		case isField && !contains(fromPrior, name):
+			fresh := f.value(obj)
+			if f.same != nil && hasOld && f.same(old, fresh) {
+				fresh = old
+			}
+			vals[name] = fresh
+		case hasOld && old.IsKnown():
+			vals[name] = old
+		default:
+			vals[name] = tftypes.NewValue(t, nil)
+		}
+	}
+	return tftypes.NewValue(typ, vals)
+}
+
+// recorded is what the engine stores right after a create succeeded and before the read
+// back: the plan, with the values only the manager knows left null rather than unknown.
+func recorded(typ tftypes.Object, plan attrs) tftypes.Value {
+	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
+	for name, t := range typ.AttributeTypes {
+		v, ok := plan[name]
+		if !ok || !v.IsFullyKnown() {
+			v = tftypes.NewValue(t, nil)
+		}
+		vals[name] = v
+	}
+	return tftypes.NewValue(typ, vals)
+}

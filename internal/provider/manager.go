@@ -1,0 +1,142 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// errGone says that the object a call looked for does not exist (any more).
+var errGone = errors.New("not found in the manager")
+
+// isGone reports whether err says that the object does not exist.
+func isGone(err error) bool { return errors.Is(err, errGone) || apm.IsNotFound(err) }
+
+// manager is what the types' calls talk to: the API client, and what this provider
+// process has learned of the manager's systems. Children refer to their system by its
+// stable id while the interface addresses them by the system's name, which can change;
+// the directory turns one into the other without a request per object.
+type manager struct {
+	*apm.Client
+	systems *systemDirectory
+}
+
+// systemDirectory maps system ids to their current names, as last seen by any read of a
+// system in this process. Requests never run under its lock.
+type systemDirectory struct {
+	mu    sync.RWMutex
+	names map[string]string
+}
+
+func newSystemDirectory() *systemDirectory {
+	return &systemDirectory{names: map[string]string{}}
+}
+
+// remember records what a read of a system said.
+func (d *systemDirectory) remember(id, name string) {
+	if id == "" || name == "" {
+		return
+	}
+	d.mu.Lock()
+	d.names[id] = name
+	d.mu.Unlock()
+}
+
+func (d *systemDirectory) cached(id string) (string, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	name, ok := d.names[id]
+	return name, ok
+}
+
+// listSystems lists the systems and remembers every name.
+func (m *manager) listSystems(ctx context.Context) ([]apm.System, error) {
+	systems, err := m.ListSystems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range systems {
+		m.systems.remember(s.SystemID, s.SystemName)
+	}
+	return systems, nil
+}
+
+// getSystem reads a system's detail by name and remembers its id.
+func (m *manager) getSystem(ctx context.Context, name string) (*apm.System, error) {
+	s, err := m.GetSystem(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	m.systems.remember(s.SystemID, s.SystemName)
+	return s, nil
+}
+
+// systemName is the current name of the system with the given id: from the directory,
+// else from one list of the systems. A system that does not exist is errGone.
+func (m *manager) systemName(ctx context.Context, id string) (string, error) {
+	if name, ok := m.systems.cached(id); ok {
+		return name, nil
+	}
+	return m.freshSystemName(ctx, id)
+}
+
+// freshSystemName asks the manager, for when the remembered name may be stale.
+func (m *manager) freshSystemName(ctx context.Context, id string) (string, error) {
+	systems, err := m.listSystems(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range systems {
+		if s.SystemID == id {
+			return s.SystemName, nil
+		}
+	}
+	return "", fmt.Errorf("no system has the id %q (refer to a system by its id, such as apm_system.example.id, not by its name): %w", id, errGone)
+}
+
+// resolveSystem takes a system's name or id, as users write it in import IDs, and
+// returns its id. A name is tried first: one GET of its detail.
+func (m *manager) resolveSystem(ctx context.Context, ref string) (string, error) {
+	if systemNamePattern.MatchString(ref) {
+		s, err := m.getSystem(ctx, ref)
+		if err == nil {
+			return s.SystemID, nil
+		}
+		if !apm.IsNotFound(err) {
+			return "", err
+		}
+	}
+	if _, err := m.freshSystemName(ctx, ref); err != nil {
+		if isGone(err) {
+			return "", fmt.Errorf("no system has the name or id %q: %w", ref, errGone)
+		}
+		return "", err
+	}
+	return ref, nil
+}
+
+// onSystem runs call with the current name of the system with the given id. When the
+// call gets 404 the name may be stale (someone renamed the system since it was seen):
+// the name is looked up again, and the call repeated if it changed.
+func (m *manager) onSystem(ctx context.Context, id string, call func(systemName string) error) error {
+	name, err := m.systemName(ctx, id)
+	if err != nil {
+		return err
+	}
+	err = call(name)
+	if !apm.IsNotFound(err) {
+		return err
+	}
+	fresh, ferr := m.freshSystemName(ctx, id)
+	switch {
+	case ferr != nil:
+		return ferr
+	case fresh == name:
+		return err
+	default:
+		return call(fresh)
+	}
+}

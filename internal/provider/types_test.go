@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// Checks driven by the types the provider registers: a type added later is checked
+// without anyone adding it to a list here.
+
+func providerSchemas(t *testing.T) *tfprotov6.GetProviderSchemaResponse {
+	t.Helper()
+	resp, err := protocolServer(t).GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	if len(resp.ResourceSchemas) == 0 || len(resp.DataSourceSchemas) == 0 {
+		t.Fatal("the provider serves no resources or no data sources")
+	}
+	return resp
+}
+
+// The framework validates every schema when it serves them; a broken schema shows here
+// without a CLI. Every attribute, nested ones included, must be described.
+func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
+	resp := providerSchemas(t)
+	check := func(kind, name string, s *tfprotov6.Schema) {
+		if s.Block.Description == "" {
+			t.Errorf("%s %s has no description", kind, name)
+		}
+		walkAttributes(name, s.Block.Attributes, func(at string, a *tfprotov6.SchemaAttribute) {
+			if strings.TrimSpace(a.Description) == "" {
+				t.Errorf("%s %s: attribute %s has no description", kind, name, at)
+			}
+		})
+	}
+	for name, s := range resp.ResourceSchemas {
+		check("resource", name, s)
+	}
+	for name, s := range resp.DataSourceSchemas {
+		check("data source", name, s)
+	}
+	check("provider", "apm", resp.Provider)
+	sensitive := map[string]bool{}
+	for _, a := range resp.Provider.Block.Attributes {
+		sensitive[a.Name] = a.Sensitive
+	}
+	if !sensitive["api_key"] || sensitive["endpoint"] {
+		t.Errorf("only api_key must be sensitive: %v", sensitive)
+	}
+}
+
+func walkAttributes(prefix string, attributes []*tfprotov6.SchemaAttribute, visit func(string, *tfprotov6.SchemaAttribute)) {
+	for _, a := range attributes {
+		at := prefix + "." + a.Name
+		visit(at, a)
+		if a.NestedType != nil {
+			walkAttributes(at, a.NestedType.Attributes, visit)
+		}
+	}
+}
+
+// Every type has an example that the docs use, a generated page, and at least one
+// acceptance test that declares it; every resource documents its import.
+func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
+	resp := providerSchemas(t)
+	tests := acceptanceTestSources(t)
+	for name := range resp.ResourceSchemas {
+		short := strings.TrimPrefix(name, "apm_")
+		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "resource.tf"))
+		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "import.sh"))
+		page := requireFile(t, filepath.Join("..", "..", "docs", "resources", short+".md"))
+		if !strings.Contains(page, "## Import") {
+			t.Errorf("docs/resources/%s.md has no import section", short)
+		}
+		if !regexp.MustCompile(`resource\s+"` + name + `"`).MatchString(tests) {
+			t.Errorf("no acceptance test declares resource %s", name)
+		}
+	}
+	for name := range resp.DataSourceSchemas {
+		short := strings.TrimPrefix(name, "apm_")
+		requireFile(t, filepath.Join("..", "..", "examples", "data-sources", name, "data-source.tf"))
+		requireFile(t, filepath.Join("..", "..", "docs", "data-sources", short+".md"))
+		if !regexp.MustCompile(`data\s+"` + name + `"`).MatchString(tests) {
+			t.Errorf("no acceptance test declares data source %s", name)
+		}
+	}
+}
+
+func requireFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Errorf("missing %s", filepath.ToSlash(strings.TrimPrefix(name, "../../")))
+	}
+	return string(data)
+}
+
+// acceptanceTestSources is the text of this package's test files that run on a CLI.
+func acceptanceTestSources(t *testing.T) string {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "func TestAcc") {
+			b.Write(data)
+		}
+	}
+	return b.String()
+}
+
+// Model/schema parity: every resource attribute is a field of the type's table (or the
+// engine's timeouts), every field of the resource view is an attribute, and a flattened
+// object fits the schema's type.
+func TestRegisteredTypesMatchTheirFieldTables(t *testing.T) {
+	for name, typ := range registeredTypes() {
+		if err := typ.parity(context.Background()); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
+	node := registeredTypes()["apm_node"].(*engineResource[nodeObject]) //nolint:forcetypeassert // registered above
+	for id, ok := range map[string]bool{"shop/web-01": true, "SYS-0001/web-01": true, "web-01": false, "/web-01": false, "shop/": false, "a/b/c": false} {
+		_, err := node.t.identity.parse(id)
+		if (err == nil) != ok {
+			t.Errorf("parse %q: err=%v, want ok=%v", id, err, ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "<system>/<name>, where <system> is the system's name or id, for example shop/web-01") {
+			t.Errorf("parse %q: the error must show the accepted forms and an example: %v", id, err)
+		}
+	}
+}
+
+func TestCreateConflictOffersAWorkingImportID(t *testing.T) {
+	conflict := &apm.Error{StatusCode: 409, Code: "CONFLICT", Message: "Node already exists: web-01"}
+	node := registeredTypes()["apm_node"].(*engineResource[nodeObject])     //nolint:forcetypeassert // registered above
+	system := registeredTypes()["apm_system"].(*engineResource[apm.System]) //nolint:forcetypeassert // registered above
+	plan := attrs{
+		"system_id": tftypes.NewValue(tftypes.String, "SYS-0001"),
+		"name":      tftypes.NewValue(tftypes.String, "web-01"),
+		"id":        tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+	}
+	d := node.createError(plan, conflict)
+	for _, want := range []string{"terraform import apm_node.<name> SYS-0001/web-01", `id = "SYS-0001/web-01"`, "Node already exists"} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
+		}
+	}
+	// A system's id is unknown before it exists: the name stands for it.
+	if d := system.createError(plan, conflict); !strings.Contains(d.Detail(), "terraform import apm_system.<name> web-01") {
+		t.Errorf("a system conflict must offer its name as the import ID:\n%s", d.Detail())
+	}
+	if other := node.createError(plan, &apm.Error{StatusCode: 400, Message: "bad"}); strings.Contains(other.Detail(), "import") {
+		t.Errorf("only conflicts suggest an import: %s", other.Detail())
+	}
+}
+
+func TestFlattenKeepsTheUsersSpellingOfTheSameAddress(t *testing.T) {
+	typ := objectType(nodeFields)
+	prior := attrs{"host_ip": tftypes.NewValue(tftypes.String, "fd00::1")}
+	obj := &nodeObject{Node: apm.Node{NodeName: "web-01", HostIP: "fd00:0:0:0:0:0:0:1"}, SystemID: "SYS-1"}
+	got, err := attrsOf(flatten(typ, nodeFields, obj, prior))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.str("host_ip") != "fd00::1" || got.str("id") != "SYS-1/web-01" {
+		t.Errorf("host_ip %q id %q", got.str("host_ip"), got.str("id"))
+	}
+	obj.HostIP = "10.0.0.9"
+	got, _ = attrsOf(flatten(typ, nodeFields, obj, prior))
+	if got.str("host_ip") != "10.0.0.9" {
+		t.Errorf("a different address is drift and must show: got %s", got.str("host_ip"))
+	}
+}
+
+func TestSystemNodeCountComesFromTheDetailOrTheList(t *testing.T) {
+	if n := systemNodeCount(&apm.System{Nodes: []apm.SystemNode{{NodeName: "a"}, {NodeName: "b"}}}); n != 2 {
+		t.Errorf("detail: %d, want 2 from the node list", n)
+	}
+	if n := systemNodeCount(&apm.System{NodeCount: 3}); n != 3 {
+		t.Errorf("list: %d, want 3 from nodeCount", n)
+	}
+}
