@@ -39,7 +39,7 @@ func main() {
 
 type config struct {
 	addr, caOut, adminKey, viewerKey, stateFile, seed string
-	insecureHTTP                                      bool
+	insecureHTTP, omitOptional                        bool
 	transitionDelay                                   time.Duration
 	faults                                            []apmsim.FaultRule
 }
@@ -55,6 +55,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.stateFile, "state-file", "", "load state from and save it to this file")
 	fs.StringVar(&c.seed, "seed", apmsim.SeedEmpty, "initial data when there is no state file: empty or demo")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", apmsim.DefaultTransitionDelay, "how long a server stays starting or stopping before it is running or stopped")
+	fs.BoolVar(&c.omitOptional, "omit-optional-fields", false, "answer like a terse manager: leave out optional and assumption fields (node detail nodeId, ...); node ids are the node names")
 	fs.Func("fault", "fault injection rule 'METHOD PATHGLOB [status=N] [rate=R] [latency=D] [reset=true] [retryAfter=D] [times=N] [seed=N]' (repeatable)", func(v string) error {
 		rule, err := apmsim.ParseFaultRule(v)
 		c.faults = append(c.faults, rule)
@@ -89,7 +90,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	origin := describeOrigin(c)
 	sim, err := apmsim.New(apmsim.Options{
 		AdminKey: c.adminKey, ViewerKey: c.viewerKey, Seed: c.seed, StateFile: c.stateFile,
-		TransitionDelay: c.transitionDelay, Faults: c.faults,
+		TransitionDelay: c.transitionDelay, Faults: c.faults, OmitOptionalFields: c.omitOptional,
 	})
 	if err != nil {
 		return err

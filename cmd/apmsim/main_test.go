@@ -156,6 +156,27 @@ func TestRunHTTPGeneratesKey(t *testing.T) {
 	}
 }
 
+func TestRunOmitOptionalFields(t *testing.T) {
+	if c, err := parseFlags(nil); err != nil || c.omitOptional {
+		t.Fatalf("default: omitOptional %v, err %v", c.omitOptional, err)
+	}
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--admin-key", "k", "--seed", "demo", "--omit-optional-fields")
+	m := servingLine.FindStringSubmatch(nextLine(t, lines))
+	if m == nil {
+		t.Fatal("no serving line")
+	}
+	c := &http.Client{}
+	var node map[string]any
+	getJSON(t, c, m[1]+"/rest/nodes/web-01/systems/shop?key=k", 200, &node)
+	if _, has := node["nodeId"]; has || node["nodeName"] != "web-01" {
+		t.Fatalf("node detail %v", node)
+	}
+	c.CloseIdleConnections()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRunRejectsBadArguments(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

@@ -2,6 +2,7 @@ package apm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -208,6 +209,11 @@ func (w wireRole) role() Role {
 	return r
 }
 
+// userRole is the role as listed among a user's roles.
+func (w wireRole) userRole() UserRole {
+	return UserRole{AuthID: string(w.AuthID), AuthName: string(w.AuthName)}
+}
+
 type wireTraceLog struct {
 	LogID      flexInt    `json:"logId"`
 	UserID     flexString `json:"userId"`
@@ -215,6 +221,17 @@ type wireTraceLog struct {
 	TargetName flexString `json:"targetName"`
 	Result     flexString `json:"result"`
 	CreatedAt  flexString `json:"createdAt"`
+}
+
+func (w wireTraceLog) log() ActionTraceLog {
+	return ActionTraceLog{
+		LogID:      int64(w.LogID),
+		UserID:     string(w.UserID),
+		Action:     string(w.Action),
+		TargetName: string(w.TargetName),
+		Result:     string(w.Result),
+		CreatedAt:  parseTimestamp(string(w.CreatedAt), LayoutDateTime),
+	}
 }
 
 type createUserBody struct {
@@ -247,32 +264,16 @@ type updateRoleBody struct {
 
 // ListUsers returns every user (GET /rest/admin/users). The result is never nil.
 func (c *Client) ListUsers(ctx context.Context) ([]User, error) {
-	list := newList[wireUser]("users")
-	if err := c.get(ctx, "/rest/admin/users", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]User, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.user())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/admin/users", nil, "users", wireUser.user)
 }
 
 // GetUser returns one user (GET /rest/admin/user/{usrId}).
 func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
-	path, err := buildPath("/rest/admin/user/{}", userID)
-	if err != nil {
-		return nil, err
+	u, err := getOne(ctx, c, wireUser.user, "/rest/admin/user/{}", userID)
+	if err == nil {
+		u.UserID = cmp.Or(u.UserID, userID) // the path names it; a terse manager may not repeat it
 	}
-	var w wireUser
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	u := w.user()
-	if u.UserID == "" {
-		u.UserID = userID // the path names it; a terse manager may not repeat it
-	}
-	return &u, nil
+	return u, err
 }
 
 // CreateUser creates a user (POST /rest/admin/user). A password that breaks the manager's
@@ -325,45 +326,21 @@ func (c *Client) ListUserRoles(ctx context.Context, userID string) ([]UserRole, 
 	if err != nil {
 		return nil, err
 	}
-	list := newList[wireRole]("auths")
-	if err := c.get(ctx, path, nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]UserRole, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, UserRole{AuthID: string(w.AuthID), AuthName: string(w.AuthName)})
-	}
-	return out, nil
+	return getList(ctx, c, path, nil, "auths", wireRole.userRole)
 }
 
 // ListRoles returns every role (GET /rest/admin/auth). The result is never nil.
 func (c *Client) ListRoles(ctx context.Context) ([]Role, error) {
-	list := newList[wireRole]("auths")
-	if err := c.get(ctx, "/rest/admin/auth", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]Role, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.role())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/admin/auth", nil, "auths", wireRole.role)
 }
 
 // GetRole returns one role (GET /rest/admin/auth/{authId}).
 func (c *Client) GetRole(ctx context.Context, authID string) (*Role, error) {
-	path, err := buildPath("/rest/admin/auth/{}", authID)
-	if err != nil {
-		return nil, err
+	r, err := getOne(ctx, c, wireRole.role, "/rest/admin/auth/{}", authID)
+	if err == nil {
+		r.AuthID = cmp.Or(r.AuthID, authID) // the path names it; a terse manager may not repeat it
 	}
-	var w wireRole
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	r := w.role()
-	if r.AuthID == "" {
-		r.AuthID = authID
-	}
-	return &r, nil
+	return r, err
 }
 
 // CreateRole creates a role (POST /rest/admin/auth).
@@ -397,20 +374,5 @@ func (c *Client) ActionTraceLogs(ctx context.Context, filter TraceLogFilter) ([]
 	if err != nil {
 		return nil, fmt.Errorf("GET /rest/admin/actionTraceLogList: %w", err)
 	}
-	list := newList[wireTraceLog]("logs")
-	if err := c.get(ctx, "/rest/admin/actionTraceLogList", q, list); err != nil {
-		return nil, err
-	}
-	out := make([]ActionTraceLog, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, ActionTraceLog{
-			LogID:      int64(w.LogID),
-			UserID:     string(w.UserID),
-			Action:     string(w.Action),
-			TargetName: string(w.TargetName),
-			Result:     string(w.Result),
-			CreatedAt:  parseTimestamp(string(w.CreatedAt), LayoutDateTime),
-		})
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/admin/actionTraceLogList", q, "logs", wireTraceLog.log)
 }

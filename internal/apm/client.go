@@ -1,14 +1,15 @@
 // Package apm is the HTTP client of the Application Platform Manager REST interface
-// (/work/shared/spec/rest-interface.md, with the decisions of gaps.md). It knows nothing of
-// Terraform: it sends requests, retries what is safe to retry, decodes leniently and turns
-// failures into typed errors.
+// (api/rest-interface.md, "the spec" in comments, with the decisions of api/decisions.md
+// where the spec leaves gaps). It knows nothing of Terraform: it sends requests, retries
+// what is safe to retry, decodes leniently and turns failures into typed errors.
 //
 // The API key travels as the `key` query parameter, so every URL that carries it is
 // secret. The client builds the keyed URL per attempt and never stores or prints it; error
 // text, log lines and String methods go through a redactor.
 //
 // One file per API area (systems.go, nodes.go, public.go, ...) adds the calls on top of
-// the helpers in request.go: c.get for reads and c.send for writes.
+// the helpers in request.go: getList and getOne (over c.get) for reads, c.send for
+// writes. Poll (poll.go) waits for a state the manager reaches after a request returns.
 package apm
 
 import (

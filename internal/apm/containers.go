@@ -3,7 +3,7 @@ package apm
 import "context"
 
 // ContainerServer is a WAS or web server of a container group (spec part 2, "Container web
-// server"; gaps.md gives the WAS list the same shape).
+// server"; api/decisions.md gives the WAS list the same shape).
 type ContainerServer struct {
 	ServerID, ServerName, ContainerIP string
 	HTTPPort                          int64
@@ -29,18 +29,14 @@ func (c *Client) ListWebContainerServers(ctx context.Context) ([]ContainerServer
 }
 
 func (c *Client) listContainerServers(ctx context.Context, path string) ([]ContainerServer, error) {
-	list := newList[wireContainerServer]("containerList")
-	if err := c.get(ctx, path, nil, list); err != nil {
-		return nil, err
+	return getList(ctx, c, path, nil, "containerList", wireContainerServer.server)
+}
+
+func (w wireContainerServer) server() ContainerServer {
+	return ContainerServer{
+		ServerID:    string(w.ServerID),
+		ServerName:  string(w.ServerName),
+		ContainerIP: string(w.ContainerIP),
+		HTTPPort:    int64(w.HTTPPort),
 	}
-	out := make([]ContainerServer, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, ContainerServer{
-			ServerID:    string(w.ServerID),
-			ServerName:  string(w.ServerName),
-			ContainerIP: string(w.ContainerIP),
-			HTTPPort:    int64(w.HTTPPort),
-		})
-	}
-	return out, nil
 }

@@ -1,7 +1,7 @@
 package apm
 
-// Lenient decoding (gaps.md rule 1): a real manager will not answer exactly like the
-// emulator, so the wire structs use these helper types. Unknown fields are ignored by
+// Lenient decoding (api/decisions.md rule 1): a real manager will not answer exactly like
+// the emulator, so the wire structs use these helper types. Unknown fields are ignored by
 // encoding/json already, missing fields stay zero, and the helpers below accept a number
 // as a JSON number or a numeric string, and a string field given as a number or boolean.
 // The public structs expose plain Go types; the helpers never leave this package.
@@ -172,4 +172,13 @@ func (l *listOf[T]) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("field %q: %w", l.key, err)
 	}
 	return nil
+}
+
+// mapAll converts every item. The result is never nil: an empty list stays a list.
+func mapAll[W, T any](items []W, conv func(W) T) []T {
+	out := make([]T, 0, len(items))
+	for _, w := range items {
+		out = append(out, conv(w))
+	}
+	return out
 }

@@ -126,8 +126,10 @@ func TestLenientDecoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The list documents no nodeId: the name is no stand-in for it there (only the detail's
+	// absent nodeId equals the name).
 	wantNodes := []Node{
-		{NodeID: "n1", NodeName: "n1", SystemName: "prod", HostIP: "10.0.0.1", AgentPort: 7730, Status: "running"},
+		{NodeID: "", NodeName: "n1", SystemName: "prod", HostIP: "10.0.0.1", AgentPort: 7730, Status: "running"},
 		{NodeID: "node-0002", NodeName: "n2", SystemName: "prod", AgentPort: 7731},
 	}
 	if !reflect.DeepEqual(nodes, wantNodes) {

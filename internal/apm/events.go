@@ -1,6 +1,7 @@
 package apm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,8 @@ import (
 // Notifications and analysis events (spec 4.9 and part 6): records the manager keeps and
 // the client only reads.
 
-// Analysis event types, as the event list takes them in its eventType filter (gaps.md).
+// Analysis event types, as the event list takes them in its eventType filter
+// (api/decisions.md).
 const (
 	EventTypeStuckThread = "stuckthread"
 	EventTypeOOM         = "oom"
@@ -151,6 +153,16 @@ type wireNotification struct {
 	CreatedAt  flexString `json:"createdAt"`
 }
 
+func (w wireNotification) notification() Notification {
+	return Notification{
+		ID:         int64(w.ID),
+		Type:       string(w.Type),
+		Message:    string(w.Message),
+		TargetName: string(w.TargetName),
+		CreatedAt:  parseTimestamp(string(w.CreatedAt), LayoutCompact),
+	}
+}
+
 type wireAnalysisEvent struct {
 	EventID    flexInt    `json:"eventId"`
 	EventType  flexString `json:"eventType"`
@@ -182,21 +194,7 @@ func (c *Client) ListNotifications(ctx context.Context, filter NotificationFilte
 	if err != nil {
 		return nil, err
 	}
-	list := newList[wireNotification]("notifications")
-	if err := c.get(ctx, "/rest/notification", q, list); err != nil {
-		return nil, err
-	}
-	out := make([]Notification, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, Notification{
-			ID:         int64(w.ID),
-			Type:       string(w.Type),
-			Message:    string(w.Message),
-			TargetName: string(w.TargetName),
-			CreatedAt:  parseTimestamp(string(w.CreatedAt), LayoutCompact),
-		})
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/notification", q, "notifications", wireNotification.notification)
 }
 
 // ListAnalysisEvents returns the analysis events the filter selects (GET
@@ -207,31 +205,15 @@ func (c *Client) ListAnalysisEvents(ctx context.Context, filter EventFilter) ([]
 	if err != nil {
 		return nil, err
 	}
-	list := newList[wireAnalysisEvent]("events")
-	if err := c.get(ctx, "/rest/analysis/event", q, list); err != nil {
-		return nil, err
-	}
-	out := make([]AnalysisEvent, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.event())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/analysis/event", q, "events", wireAnalysisEvent.event)
 }
 
 // GetAnalysisEvent returns one analysis event with its stack trace
 // (GET /rest/analysis/event/{eventId}).
 func (c *Client) GetAnalysisEvent(ctx context.Context, eventID int64) (*AnalysisEvent, error) {
-	path, err := buildPath("/rest/analysis/event/{}", strconv.FormatInt(eventID, 10))
-	if err != nil {
-		return nil, err
+	ev, err := getOne(ctx, c, wireAnalysisEvent.event, "/rest/analysis/event/{}", strconv.FormatInt(eventID, 10))
+	if err == nil {
+		ev.EventID = cmp.Or(ev.EventID, eventID) // the path names it; a terse manager may not repeat it
 	}
-	var w wireAnalysisEvent
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	ev := w.event()
-	if ev.EventID == 0 {
-		ev.EventID = eventID // the path names it; a terse manager may not repeat it
-	}
-	return &ev, nil
+	return ev, err
 }

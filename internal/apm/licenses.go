@@ -19,22 +19,18 @@ type wireLicense struct {
 	MaxCPU      flexInt    `json:"maxCpu"`
 }
 
+func (w wireLicense) license() License {
+	return License{
+		NodeName:    string(w.NodeName),
+		SystemName:  string(w.SystemName),
+		LicenseType: string(w.LicenseType),
+		ExpireDate:  parseTimestamp(string(w.ExpireDate), LayoutDate),
+		MaxCPU:      int64(w.MaxCPU),
+	}
+}
+
 // ListLicenses returns the licenses of all nodes (GET /rest/licenses). The result is never
 // nil.
 func (c *Client) ListLicenses(ctx context.Context) ([]License, error) {
-	list := newList[wireLicense]("licenses")
-	if err := c.get(ctx, "/rest/licenses", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]License, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, License{
-			NodeName:    string(w.NodeName),
-			SystemName:  string(w.SystemName),
-			LicenseType: string(w.LicenseType),
-			ExpireDate:  parseTimestamp(string(w.ExpireDate), LayoutDate),
-			MaxCPU:      int64(w.MaxCPU),
-		})
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/licenses", nil, "licenses", wireLicense.license)
 }

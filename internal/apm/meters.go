@@ -1,13 +1,14 @@
 package apm
 
 import (
+	"cmp"
 	"context"
 )
 
-// Real-time metrics (spec 4.8; response bodies from gaps.md). The spec gives no units; the
-// client passes the manager's numbers through unchanged. The emulator's units (percent for
-// cpu and diskUsage, MB for memory and heap, bytes per second for network and web traffic,
-// per-minute GC figures) are listed in its README.
+// Real-time metrics (spec 4.8; response bodies from api/decisions.md). The spec gives no
+// units; the client passes the manager's numbers through unchanged. The emulator's units
+// (percent for cpu and diskUsage, MB for memory and heap, bytes per second for network and
+// web traffic, per-minute GC figures) are listed in its README.
 
 // NodeMetrics are the metrics of one node.
 type NodeMetrics struct {
@@ -157,9 +158,17 @@ type wireWebServerMetrics struct {
 	wireWebTraffic
 }
 
+func (w wireWebServerMetrics) metrics() WebServerMetrics {
+	return WebServerMetrics{ServerID: string(w.ServerID), WebTraffic: w.traffic()}
+}
+
 type wireWebContainerMetrics struct {
 	HostName flexString `json:"hostName"`
 	wireWebTraffic
+}
+
+func (w wireWebContainerMetrics) metrics() WebContainerMetrics {
+	return WebContainerMetrics{HostName: string(w.HostName), WebTraffic: w.traffic()}
 }
 
 type wireSessionServerMetrics struct {
@@ -167,6 +176,15 @@ type wireSessionServerMetrics struct {
 	ActiveSessions flexInt    `json:"activeSessions"`
 	MemoryUsed     flexInt    `json:"memoryUsed"`
 	MemoryMax      flexInt    `json:"memoryMax"`
+}
+
+func (w wireSessionServerMetrics) metrics() SessionServerMetrics {
+	return SessionServerMetrics{
+		ServerID:       string(w.ServerID),
+		ActiveSessions: int64(w.ActiveSessions),
+		MemoryUsed:     int64(w.MemoryUsed),
+		MemoryMax:      int64(w.MemoryMax),
+	}
 }
 
 type wireWASContainerMetrics struct {
@@ -177,135 +195,99 @@ type wireWASContainerMetrics struct {
 	ThreadCount flexInt    `json:"threadCount"`
 }
 
+func (w wireWASContainerMetrics) metrics() WASContainerMetrics {
+	return WASContainerMetrics{
+		HostName:    string(w.HostName),
+		CPU:         float64(w.CPU),
+		MemoryUsed:  int64(w.MemoryUsed),
+		MemoryMax:   int64(w.MemoryMax),
+		ThreadCount: int64(w.ThreadCount),
+	}
+}
+
 type wireNodeMetricsAll struct {
 	Node       wireNodeMetrics        `json:"node"`
 	WASServers []wireWASServerMetrics `json:"wasServers"`
 	WebServers []wireWebServerMetrics `json:"webServers"`
 }
 
-// getMetrics reads one metrics object from pattern filled with segments.
-func getMetrics[W any](ctx context.Context, c *Client, pattern string, segments ...string) (*W, error) {
-	path, err := buildPath(pattern, segments...)
-	if err != nil {
-		return nil, err
+func (w wireNodeMetricsAll) metrics() NodeMetricsAll {
+	return NodeMetricsAll{
+		Node:       w.Node.metrics(),
+		WASServers: mapAll(w.WASServers, wireWASServerMetrics.metrics),
+		WebServers: mapAll(w.WebServers, wireWebServerMetrics.metrics),
 	}
-	w := new(W)
-	if err := c.get(ctx, path, nil, w); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
-// orPath returns got, or the name the path gave when the manager left it out.
-func orPath(got flexString, fromPath string) string {
-	if got == "" {
-		return fromPath
-	}
-	return string(got)
 }
 
 // NodeMetricsList returns the metrics of every node (GET /meters/nodes). The list carries
 // no network figures. The result is never nil.
 func (c *Client) NodeMetricsList(ctx context.Context) ([]NodeMetrics, error) {
-	list := newList[wireNodeMetrics]("nodes")
-	if err := c.get(ctx, "/meters/nodes", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]NodeMetrics, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.metrics())
-	}
-	return out, nil
+	return getList(ctx, c, "/meters/nodes", nil, "nodes", wireNodeMetrics.metrics)
 }
 
 // NodeMetrics returns the metrics of one node (GET /meters/nodes/{nodeName}/systems/{systemName}).
 func (c *Client) NodeMetrics(ctx context.Context, systemName, nodeName string) (*NodeMetrics, error) {
-	w, err := getMetrics[wireNodeMetrics](ctx, c, "/meters/nodes/{}/systems/{}", nodeName, systemName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireNodeMetrics.metrics, "/meters/nodes/{}/systems/{}", nodeName, systemName)
+	if err == nil {
+		*m = m.named(systemName, nodeName)
 	}
-	m := w.metrics().named(systemName, nodeName)
-	return &m, nil
+	return m, err
 }
 
 // NodeMetricsAll returns the metrics of one node and of its WAS and web servers
 // (GET /meters/nodes/{nodeName}/systems/{systemName}/all).
 func (c *Client) NodeMetricsAll(ctx context.Context, systemName, nodeName string) (*NodeMetricsAll, error) {
-	w, err := getMetrics[wireNodeMetricsAll](ctx, c, "/meters/nodes/{}/systems/{}/all", nodeName, systemName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireNodeMetricsAll.metrics, "/meters/nodes/{}/systems/{}/all", nodeName, systemName)
+	if err == nil {
+		m.Node = m.Node.named(systemName, nodeName)
 	}
-	out := &NodeMetricsAll{
-		Node:       w.Node.metrics().named(systemName, nodeName),
-		WASServers: make([]WASServerMetrics, 0, len(w.WASServers)),
-		WebServers: make([]WebServerMetrics, 0, len(w.WebServers)),
-	}
-	for _, s := range w.WASServers {
-		out.WASServers = append(out.WASServers, s.metrics())
-	}
-	for _, s := range w.WebServers {
-		out.WebServers = append(out.WebServers, WebServerMetrics{ServerID: string(s.ServerID), WebTraffic: s.traffic()})
-	}
-	return out, nil
+	return m, err
 }
 
 // WASServerMetrics returns the metrics of a WAS server
 // (GET /meters/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}).
 func (c *Client) WASServerMetrics(ctx context.Context, systemName, nodeName, serverID string) (*WASServerMetrics, error) {
-	w, err := getMetrics[wireWASServerMetrics](ctx, c, "/meters/was/servers/{}/nodes/{}/systems/{}", serverID, nodeName, systemName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireWASServerMetrics.metrics, "/meters/was/servers/{}/nodes/{}/systems/{}", serverID, nodeName, systemName)
+	if err == nil {
+		m.ServerID = cmp.Or(m.ServerID, serverID) // the path names it; a terse manager may not repeat it
 	}
-	m := w.metrics()
-	m.ServerID = orPath(w.ServerID, serverID)
-	return &m, nil
+	return m, err
 }
 
 // WebServerMetrics returns the metrics of a web server
 // (GET /meters/web/servers/{serverId}/nodes/{nodeName}/systems/{systemName}).
 func (c *Client) WebServerMetrics(ctx context.Context, systemName, nodeName, serverID string) (*WebServerMetrics, error) {
-	w, err := getMetrics[wireWebServerMetrics](ctx, c, "/meters/web/servers/{}/nodes/{}/systems/{}", serverID, nodeName, systemName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireWebServerMetrics.metrics, "/meters/web/servers/{}/nodes/{}/systems/{}", serverID, nodeName, systemName)
+	if err == nil {
+		m.ServerID = cmp.Or(m.ServerID, serverID) // the path names it; a terse manager may not repeat it
 	}
-	return &WebServerMetrics{ServerID: orPath(w.ServerID, serverID), WebTraffic: w.traffic()}, nil
+	return m, err
 }
 
 // SessionServerMetrics returns the metrics of a session server
 // (GET /meters/session/servers/{serverId}/nodes/{nodeName}/systems/{systemName}).
 func (c *Client) SessionServerMetrics(ctx context.Context, systemName, nodeName, serverID string) (*SessionServerMetrics, error) {
-	w, err := getMetrics[wireSessionServerMetrics](ctx, c, "/meters/session/servers/{}/nodes/{}/systems/{}", serverID, nodeName, systemName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireSessionServerMetrics.metrics, "/meters/session/servers/{}/nodes/{}/systems/{}", serverID, nodeName, systemName)
+	if err == nil {
+		m.ServerID = cmp.Or(m.ServerID, serverID) // the path names it; a terse manager may not repeat it
 	}
-	return &SessionServerMetrics{
-		ServerID:       orPath(w.ServerID, serverID),
-		ActiveSessions: int64(w.ActiveSessions),
-		MemoryUsed:     int64(w.MemoryUsed),
-		MemoryMax:      int64(w.MemoryMax),
-	}, nil
+	return m, err
 }
 
 // WASContainerMetrics returns the metrics of a WAS container (GET /meters/was/container/{hostName}).
 func (c *Client) WASContainerMetrics(ctx context.Context, hostName string) (*WASContainerMetrics, error) {
-	w, err := getMetrics[wireWASContainerMetrics](ctx, c, "/meters/was/container/{}", hostName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireWASContainerMetrics.metrics, "/meters/was/container/{}", hostName)
+	if err == nil {
+		m.HostName = cmp.Or(m.HostName, hostName) // the path names it; a terse manager may not repeat it
 	}
-	return &WASContainerMetrics{
-		HostName:    orPath(w.HostName, hostName),
-		CPU:         float64(w.CPU),
-		MemoryUsed:  int64(w.MemoryUsed),
-		MemoryMax:   int64(w.MemoryMax),
-		ThreadCount: int64(w.ThreadCount),
-	}, nil
+	return m, err
 }
 
 // WebContainerMetrics returns the metrics of a web container (GET /meters/web/container/{hostName}).
 func (c *Client) WebContainerMetrics(ctx context.Context, hostName string) (*WebContainerMetrics, error) {
-	w, err := getMetrics[wireWebContainerMetrics](ctx, c, "/meters/web/container/{}", hostName)
-	if err != nil {
-		return nil, err
+	m, err := getOne(ctx, c, wireWebContainerMetrics.metrics, "/meters/web/container/{}", hostName)
+	if err == nil {
+		m.HostName = cmp.Or(m.HostName, hostName) // the path names it; a terse manager may not repeat it
 	}
-	return &WebContainerMetrics{HostName: orPath(w.HostName, hostName), WebTraffic: w.traffic()}, nil
+	return m, err
 }

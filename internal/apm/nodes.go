@@ -1,13 +1,16 @@
 package apm
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 )
 
-// Node is a node of a system (spec part 2; detail fields from gaps.md).
+// Node is a node of a system (spec part 2; detail fields from api/decisions.md). NodeID is
+// the detail's "nodeId"; when the detail carries none it equals NodeName (api/decisions.md
+// "Identity and paths"). The list documents no nodeId: NodeID is empty there.
 type Node struct {
-	NodeID                       string // body "nodeId"; when absent it equals NodeName (gaps.md)
+	NodeID                       string
 	NodeName, SystemName, HostIP string
 	AgentPort                    int64
 	Status                       string
@@ -47,7 +50,7 @@ type wireNodeServer struct {
 }
 
 func (w wireNode) node() Node {
-	n := Node{
+	return Node{
 		NodeID:     string(w.NodeID),
 		NodeName:   string(w.NodeName),
 		SystemName: string(w.SystemName),
@@ -55,48 +58,35 @@ func (w wireNode) node() Node {
 		AgentPort:  int64(w.AgentPort),
 		Status:     string(w.Status),
 	}
-	if n.NodeID == "" {
-		n.NodeID = n.NodeName
-	}
+}
+
+// detail is node() with the servers and the nodeId fallback, which only the detail has.
+func (w wireNode) detail() Node {
+	n := w.node()
+	n.NodeID = cmp.Or(n.NodeID, n.NodeName)
+	n.Servers = mapAll(w.Servers, wireNodeServer.server)
 	return n
+}
+
+func (w wireNodeServer) server() NodeServer {
+	return NodeServer{ServerID: string(w.ServerID), ServerType: string(w.ServerType), Status: string(w.Status)}
 }
 
 // ListNodes returns every node of every system (GET /rest/nodes). The result is never nil.
 func (c *Client) ListNodes(ctx context.Context) ([]Node, error) {
-	list := newList[wireNode]("nodes")
-	if err := c.get(ctx, "/rest/nodes", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]Node, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.node())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/nodes", nil, "nodes", wireNode.node)
 }
 
 // GetNode returns one node with its servers (GET /rest/nodes/{nodeName}/systems/{systemName}).
 func (c *Client) GetNode(ctx context.Context, systemName, nodeName string) (*Node, error) {
-	path, err := buildPath("/rest/nodes/{}/systems/{}", nodeName, systemName)
-	if err != nil {
-		return nil, err
+	// The path names the node; a terse manager may not repeat the names. They are filled
+	// in before conversion, so that a missing nodeId falls back to the name as well.
+	named := func(w wireNode) Node {
+		w.NodeName = cmp.Or(w.NodeName, flexString(nodeName))
+		w.SystemName = cmp.Or(w.SystemName, flexString(systemName))
+		return w.detail()
 	}
-	var w wireNode
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	// The path names the node; a terse manager may not repeat the names.
-	if w.NodeName == "" {
-		w.NodeName = flexString(nodeName)
-	}
-	if w.SystemName == "" {
-		w.SystemName = flexString(systemName)
-	}
-	n := w.node()
-	n.Servers = make([]NodeServer, 0, len(w.Servers))
-	for _, s := range w.Servers {
-		n.Servers = append(n.Servers, NodeServer{ServerID: string(s.ServerID), ServerType: string(s.ServerType), Status: string(s.Status)})
-	}
-	return &n, nil
+	return getOne(ctx, c, named, "/rest/nodes/{}/systems/{}", nodeName, systemName)
 }
 
 type createNodeBody struct {

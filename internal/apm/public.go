@@ -30,36 +30,32 @@ type wireManagerInfo struct {
 	HAMode       flexBool   `json:"haMode"`
 }
 
-// ListPublicNodes returns the public node list (GET /rest/public/nodes, no key). The
-// result is never nil.
-func (c *Client) ListPublicNodes(ctx context.Context) ([]PublicNode, error) {
-	list := newList[wirePublicNode]("nodeList")
-	if err := c.get(ctx, "/rest/public/nodes", nil, list); err != nil {
-		return nil, err
+func (w wirePublicNode) node() PublicNode {
+	return PublicNode{
+		NodeID:           string(w.NodeID),
+		NodeName:         string(w.NodeName),
+		SystemName:       string(w.SystemName),
+		ConnectionStatus: string(w.ConnectionStatus),
+		IPAddress:        string(w.IPAddress),
 	}
-	out := make([]PublicNode, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, PublicNode{
-			NodeID:           string(w.NodeID),
-			NodeName:         string(w.NodeName),
-			SystemName:       string(w.SystemName),
-			ConnectionStatus: string(w.ConnectionStatus),
-			IPAddress:        string(w.IPAddress),
-		})
-	}
-	return out, nil
 }
 
-// ManagerInfo returns the manager's version and status (GET /rest/public/managerInfo, no key).
-func (c *Client) ManagerInfo(ctx context.Context) (*ManagerInfo, error) {
-	var w wireManagerInfo
-	if err := c.get(ctx, "/rest/public/managerInfo", nil, &w); err != nil {
-		return nil, err
-	}
-	return &ManagerInfo{
+func (w wireManagerInfo) info() ManagerInfo {
+	return ManagerInfo{
 		Version:      string(w.Version),
 		PatchVersion: string(w.PatchVersion),
 		Status:       string(w.Status),
 		HAMode:       bool(w.HAMode),
-	}, nil
+	}
+}
+
+// ListPublicNodes returns the public node list (GET /rest/public/nodes, no key). The
+// result is never nil.
+func (c *Client) ListPublicNodes(ctx context.Context) ([]PublicNode, error) {
+	return getList(ctx, c, "/rest/public/nodes", nil, "nodeList", wirePublicNode.node)
+}
+
+// ManagerInfo returns the manager's version and status (GET /rest/public/managerInfo, no key).
+func (c *Client) ManagerInfo(ctx context.Context) (*ManagerInfo, error) {
+	return getAt(ctx, c, "/rest/public/managerInfo", wireManagerInfo.info)
 }

@@ -26,6 +26,37 @@ func (c *Client) get(ctx context.Context, path string, query url.Values, out any
 	return c.do(ctx, http.MethodGet, path, query, nil, out)
 }
 
+// getList reads the list at path, whose items the manager wraps under key (see listOf),
+// and converts each item with conv. The result is never nil, so that callers see an empty
+// list rather than a missing one.
+func getList[W, T any](ctx context.Context, c *Client, path string, query url.Values, key string, conv func(W) T) ([]T, error) {
+	list := newList[W](key)
+	if err := c.get(ctx, path, query, list); err != nil {
+		return nil, err
+	}
+	return mapAll(list.Items, conv), nil
+}
+
+// getOne reads the object at pattern filled with segments (see buildPath) and converts it
+// with conv.
+func getOne[W, T any](ctx context.Context, c *Client, conv func(W) T, pattern string, segments ...string) (*T, error) {
+	path, err := buildPath(pattern, segments...)
+	if err != nil {
+		return nil, err
+	}
+	return getAt(ctx, c, path, conv)
+}
+
+// getAt reads the object at an already built path and converts it with conv.
+func getAt[W, T any](ctx context.Context, c *Client, path string, conv func(W) T) (*T, error) {
+	var w W
+	if err := c.get(ctx, path, nil, &w); err != nil {
+		return nil, err
+	}
+	out := conv(w)
+	return &out, nil
+}
+
 // send performs a write. body (nil for none) is marshalled to JSON; a 2xx answer with
 // actionResult "N" is an *Error.
 func (c *Client) send(ctx context.Context, method, path string, query url.Values, body any) error {

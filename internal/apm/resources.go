@@ -1,6 +1,7 @@
 package apm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +10,9 @@ import (
 )
 
 // Resources (spec 4.5): databases and the datasources (connection pools) defined on them.
-// Both are identified by resourceName. Databases have no modify endpoint (gaps.md): a
-// change to any database field means replacing it. A datasource is modified through the
-// singular path /rest/resource/datasource/{resourceName}.
+// Both are identified by resourceName. Databases have no modify endpoint
+// (api/decisions.md): a change to any database field means replacing it. A datasource is
+// modified through the singular path /rest/resource/datasource/{resourceName}.
 
 // Database is a database resource. The manager never returns its password.
 type Database struct {
@@ -141,32 +142,16 @@ type updateDatasourceBody struct {
 // ListDatabases returns every database resource (GET /rest/resource/databases). The
 // result is never nil.
 func (c *Client) ListDatabases(ctx context.Context) ([]Database, error) {
-	list := newList[wireDatabase]("databases")
-	if err := c.get(ctx, "/rest/resource/databases", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]Database, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.database())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/resource/databases", nil, "databases", wireDatabase.database)
 }
 
 // GetDatabase returns one database resource (GET /rest/resource/databases/{resourceName}).
 func (c *Client) GetDatabase(ctx context.Context, resourceName string) (*Database, error) {
-	path, err := buildPath("/rest/resource/databases/{}", resourceName)
-	if err != nil {
-		return nil, err
+	d, err := getOne(ctx, c, wireDatabase.database, "/rest/resource/databases/{}", resourceName)
+	if err == nil {
+		d.ResourceName = cmp.Or(d.ResourceName, resourceName) // the path names it; a terse manager may not repeat it
 	}
-	var w wireDatabase
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	d := w.database()
-	if d.ResourceName == "" {
-		d.ResourceName = resourceName // the path names it; a terse manager may not repeat it
-	}
-	return &d, nil
+	return d, err
 }
 
 // CreateDatabase creates a database resource (POST /rest/resource/databases). An existing
@@ -189,32 +174,16 @@ func (c *Client) DeleteDatabase(ctx context.Context, resourceName string) error 
 // ListDatasources returns every datasource (GET /rest/resource/datasources). The result is
 // never nil.
 func (c *Client) ListDatasources(ctx context.Context) ([]Datasource, error) {
-	list := newList[wireDatasource]("datasources")
-	if err := c.get(ctx, "/rest/resource/datasources", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]Datasource, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.datasource())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/resource/datasources", nil, "datasources", wireDatasource.datasource)
 }
 
 // GetDatasource returns one datasource (GET /rest/resource/datasources/{resourceName}).
 func (c *Client) GetDatasource(ctx context.Context, resourceName string) (*Datasource, error) {
-	path, err := buildPath("/rest/resource/datasources/{}", resourceName)
-	if err != nil {
-		return nil, err
+	d, err := getOne(ctx, c, wireDatasource.datasource, "/rest/resource/datasources/{}", resourceName)
+	if err == nil {
+		d.ResourceName = cmp.Or(d.ResourceName, resourceName) // the path names it; a terse manager may not repeat it
 	}
-	var w wireDatasource
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	d := w.datasource()
-	if d.ResourceName == "" {
-		d.ResourceName = resourceName
-	}
-	return &d, nil
+	return d, err
 }
 
 // CreateDatasource creates a datasource (POST /rest/resource/datasources).

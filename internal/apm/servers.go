@@ -26,7 +26,7 @@ const (
 )
 
 // kindInfo is what the client knows about a kind: its name in messages, and which
-// optional body fields gaps.md gives it on install/register and on modify.
+// optional body fields api/decisions.md gives it on install/register and on modify.
 type kindInfo struct {
 	label        string   // "WAS server"
 	createFields []string // optional ServerSpec fields beyond serverId, nodeName, systemName
@@ -50,8 +50,8 @@ func (k ServerKind) info() (kindInfo, error) {
 }
 
 // Edition is a WAS server's serverType. The manager spells it S/E in bodies and details
-// and Standard/Enterprise in the registerable list (gaps.md); the client always uses the
-// long form.
+// and Standard/Enterprise in the registerable list (api/decisions.md); the client always
+// uses the long form.
 type Edition string
 
 const (
@@ -102,8 +102,31 @@ func (r ServerRef) path(suffix string) (string, error) {
 	return buildPath("/rest/"+string(r.Kind)+"/servers/{}/nodes/{}/systems/{}"+suffix, r.ServerID, r.NodeName, r.SystemName)
 }
 
+// subPath is the address of a sub-operation that only servers of kind have (suffix
+// "/session", "/uri", ...). An empty ref.Kind means kind; another kind is refused, since
+// the manager has no such endpoint for it.
+func (r ServerRef) subPath(kind ServerKind, suffix string) (string, error) {
+	switch r.Kind {
+	case "":
+		r.Kind = kind
+	case kind:
+	default:
+		return "", fmt.Errorf("apm: %s: only %ss have %s", r, kinds[kind].label, strings.TrimPrefix(suffix, "/"))
+	}
+	return r.path(suffix)
+}
+
+// subSend sends one sub-operation of kind (see subPath).
+func (c *Client) subSend(ctx context.Context, kind ServerKind, method string, ref ServerRef, suffix string, query url.Values, body any) error {
+	path, err := ref.subPath(kind, suffix)
+	if err != nil {
+		return err
+	}
+	return c.send(ctx, method, path, query, body)
+}
+
 // Server is a WAS, web or session server: the union of the kinds' fields, zero where a
-// kind lacks one. The list carries fewer fields than the detail (gaps.md).
+// kind lacks one. The list carries fewer fields than the detail (api/decisions.md).
 type Server struct {
 	Kind                                   ServerKind
 	ServerID, NodeName, SystemName, Status string
@@ -122,9 +145,9 @@ type Server struct {
 	URIs       []string
 	SSLEnabled bool
 
-	// Reported tells which of the detail fields that gaps.md marks as assumptions the
-	// manager actually sent; for the others the zero value above means "not reported", and a
-	// caller keeps what it last applied (gaps.md rule 2).
+	// Reported tells which of the detail fields that api/decisions.md marks as assumptions
+	// the manager actually sent; for the others the zero value above means "not reported",
+	// and a caller keeps what it last applied (api/decisions.md rule 2).
 	Reported ReportedFields
 }
 
@@ -139,10 +162,10 @@ func (s Server) Ref() ServerRef {
 }
 
 // ServerSpec is the body of an install or register (POST /rest/<kind>/servers). Which
-// optional fields apply depends on the kind (gaps.md): WAS httpPort (required), ajpPort,
-// Edition, InstallRootPath (install only); web httpPort (required), httpsPort; session
-// serverPort (required). A field of another kind is refused before sending; zero fields
-// are left out.
+// optional fields apply depends on the kind (api/decisions.md): WAS httpPort (required),
+// ajpPort, Edition, InstallRootPath (install only); web httpPort (required), httpsPort;
+// session serverPort (required). A field of another kind is refused before sending; zero
+// fields are left out.
 type ServerSpec struct {
 	ServerID, NodeName, SystemName string
 	HTTPPort, AJPPort, HTTPSPort   int64
@@ -231,11 +254,7 @@ func mapSlice[W, T any](o optional[[]W], f func(W) T) []T {
 	if !o.set || o.null {
 		return nil
 	}
-	out := make([]T, 0, len(o.v))
-	for _, w := range o.v {
-		out = append(out, f(w))
-	}
-	return out
+	return mapAll(o.v, f)
 }
 
 // optional records whether a field was present in a response, and whether it was null.
@@ -282,15 +301,7 @@ func (c *Client) ListServers(ctx context.Context, kind ServerKind) ([]Server, er
 	if _, err := kind.info(); err != nil {
 		return nil, err
 	}
-	list := newList[wireServer]("servers")
-	if err := c.get(ctx, "/rest/"+string(kind)+"/servers", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]Server, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.server(kind))
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/"+string(kind)+"/servers", nil, "servers", func(w wireServer) Server { return w.server(kind) })
 }
 
 // GetServer returns one server's detail (GET /rest/<kind>/servers/{serverId}/nodes/{nodeName}/systems/{systemName}).
@@ -299,16 +310,14 @@ func (c *Client) GetServer(ctx context.Context, ref ServerRef) (*Server, error) 
 	if err != nil {
 		return nil, err
 	}
-	var w wireServer
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
+	s, err := getAt(ctx, c, path, func(w wireServer) Server { return w.server(ref.Kind) })
+	if err == nil {
+		// The path names the server; a terse manager may not repeat the names.
+		s.ServerID = cmp.Or(s.ServerID, ref.ServerID)
+		s.NodeName = cmp.Or(s.NodeName, ref.NodeName)
+		s.SystemName = cmp.Or(s.SystemName, ref.SystemName)
 	}
-	s := w.server(ref.Kind)
-	// The path names the server; a terse manager may not repeat the names.
-	s.ServerID = cmp.Or(s.ServerID, ref.ServerID)
-	s.NodeName = cmp.Or(s.NodeName, ref.NodeName)
-	s.SystemName = cmp.Or(s.SystemName, ref.SystemName)
-	return &s, nil
+	return s, err
 }
 
 type serverBody struct {
@@ -365,8 +374,8 @@ func (c *Client) createServer(ctx context.Context, kind ServerKind, typ string, 
 	return c.send(ctx, http.MethodPost, "/rest/"+string(kind)+"/servers", nil, body)
 }
 
-// onlyFields refuses fields that gaps.md does not give the kind: the manager would ignore
-// them, and the caller would believe them applied.
+// onlyFields refuses fields that api/decisions.md does not give the kind: the manager
+// would ignore them, and the caller would believe them applied.
 func onlyFields(ki kindInfo, op string, allowed []string, set map[string]bool) error {
 	var wrong []string
 	for name, isSet := range set {
@@ -434,13 +443,14 @@ type actionBody struct {
 }
 
 // StartServer starts a server (POST .../action {"action":"start"}). The server passes
-// through "starting"; poll GetServer for "running".
+// through "starting"; a Poll over GetServer waits for "running" (see poll.go).
 func (c *Client) StartServer(ctx context.Context, ref ServerRef) error {
 	return c.serverAction(ctx, ref, actionBody{Action: "start"})
 }
 
-// StopServer stops a server (POST .../action {"action":"stop"}). force is sent for WAS
-// servers only, the one kind that takes it; for the others it must be false.
+// StopServer stops a server (POST .../action {"action":"stop"}), which passes through
+// "stopping" to "stopped". force is sent for WAS servers only, the one kind that takes
+// it; for the others it must be false.
 func (c *Client) StopServer(ctx context.Context, ref ServerRef, force bool) error {
 	body := actionBody{Action: "stop"}
 	switch {
@@ -509,9 +519,9 @@ func (c *Client) ListRegisterableServers(ctx context.Context, kind ServerKind, s
 	if err := c.get(ctx, path, nil, &list); err != nil {
 		return nil, err
 	}
-	out := make([]RegisterableServer, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, RegisterableServer{
+	// The path names the node; a terse manager may not repeat the names.
+	named := func(w wireRegisterable) RegisterableServer {
+		return RegisterableServer{
 			Kind:       kind,
 			SystemName: cmp.Or(string(w.SystemName), systemName),
 			NodeName:   cmp.Or(string(w.NodeName), nodeName),
@@ -523,7 +533,7 @@ func (c *Client) ListRegisterableServers(ctx context.Context, kind ServerKind, s
 			HTTPSPort:  int64(w.HTTPSPort),
 			ServerHome: string(w.ServerHome),
 			Status:     string(w.Status),
-		})
+		}
 	}
-	return out, nil
+	return mapAll(list.Items, named), nil
 }

@@ -104,7 +104,7 @@ func TestServerCallsSendMethodPathQueryAndBody(t *testing.T) {
 	runRequestCases(t, calls)
 }
 
-// Input that gaps.md makes certainly wrong is refused before anything is sent.
+// Input that api/decisions.md makes certainly wrong is refused before anything is sent.
 func TestServerCallsRefuseInvalidInput(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {

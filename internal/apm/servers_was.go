@@ -11,7 +11,7 @@ import (
 // Sub-operations that only WAS servers have (spec 4.2). Each takes a ServerRef whose Kind
 // is KindWAS or empty (meaning WAS).
 
-// SessionCluster is a WAS server's session clustering set-up (gaps.md, assumption).
+// SessionCluster is a WAS server's session clustering set-up (api/decisions.md, assumption).
 type SessionCluster struct {
 	PrimaryHost   string
 	PrimaryPort   int64
@@ -91,25 +91,8 @@ type wireApplication struct {
 	Sessions    flexInt    `json:"sessions"`
 }
 
-// wasPath is the address of a WAS sub-operation; other kinds are refused.
-func wasPath(ref ServerRef, suffix string) (string, error) {
-	switch ref.Kind {
-	case "":
-		ref.Kind = KindWAS
-	case KindWAS:
-	default:
-		return "", fmt.Errorf("apm: %s: only WAS servers have %s", ref, strings.TrimPrefix(suffix, "/"))
-	}
-	return ref.path(suffix)
-}
-
-// wasSend sends one WAS sub-operation.
-func (c *Client) wasSend(ctx context.Context, method string, ref ServerRef, suffix string, query url.Values, body any) error {
-	path, err := wasPath(ref, suffix)
-	if err != nil {
-		return err
-	}
-	return c.send(ctx, method, path, query, body)
+func (w wireApplication) status() ApplicationStatus {
+	return ApplicationStatus{ContextPath: string(w.ContextPath), Status: string(w.Status), Sessions: int64(w.Sessions)}
 }
 
 type sessionClusterBody struct {
@@ -121,13 +104,13 @@ type sessionClusterBody struct {
 
 // SetSessionCluster sets up (or replaces) session clustering (POST .../session).
 func (c *Client) SetSessionCluster(ctx context.Context, ref ServerRef, sc SessionCluster) error {
-	return c.wasSend(ctx, http.MethodPost, ref, "/session", nil, sessionClusterBody(sc))
+	return c.subSend(ctx, KindWAS, http.MethodPost, ref, "/session", nil, sessionClusterBody(sc))
 }
 
 // RemoveSessionCluster removes session clustering (DELETE .../session). A server without
 // one gives a 404 (IsNotFound).
 func (c *Client) RemoveSessionCluster(ctx context.Context, ref ServerRef) error {
-	return c.wasSend(ctx, http.MethodDelete, ref, "/session", nil, nil)
+	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/session", nil, nil)
 }
 
 type resourceNameBody struct {
@@ -136,12 +119,12 @@ type resourceNameBody struct {
 
 // AttachDatasource connects a datasource resource to the server (POST .../datasource).
 func (c *Client) AttachDatasource(ctx context.Context, ref ServerRef, resourceName string) error {
-	return c.wasSend(ctx, http.MethodPost, ref, "/datasource", nil, resourceNameBody{resourceName})
+	return c.subSend(ctx, KindWAS, http.MethodPost, ref, "/datasource", nil, resourceNameBody{resourceName})
 }
 
 // DetachDatasource disconnects a datasource (DELETE .../datasource?resourceName=).
 func (c *Client) DetachDatasource(ctx context.Context, ref ServerRef, resourceName string) error {
-	return c.wasSend(ctx, http.MethodDelete, ref, "/datasource", url.Values{"resourceName": {resourceName}}, nil)
+	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/datasource", url.Values{"resourceName": {resourceName}}, nil)
 }
 
 type deploymentBody struct {
@@ -153,30 +136,22 @@ type deploymentBody struct {
 // DeployApplication deploys an application archive (POST .../application). A context
 // path already deployed gives a 409 (IsConflict).
 func (c *Client) DeployApplication(ctx context.Context, ref ServerRef, d Deployment) error {
-	return c.wasSend(ctx, http.MethodPost, ref, "/application", nil, deploymentBody(d))
+	return c.subSend(ctx, KindWAS, http.MethodPost, ref, "/application", nil, deploymentBody(d))
 }
 
 // UndeployApplication removes an application (DELETE .../application?contextPath=).
 func (c *Client) UndeployApplication(ctx context.Context, ref ServerRef, contextPath string) error {
-	return c.wasSend(ctx, http.MethodDelete, ref, "/application", url.Values{"contextPath": {contextPath}}, nil)
+	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/application", url.Values{"contextPath": {contextPath}}, nil)
 }
 
 // ApplicationStatuses returns the deployed applications with their status and session
 // count (GET .../applications/status). The result is never nil.
 func (c *Client) ApplicationStatuses(ctx context.Context, ref ServerRef) ([]ApplicationStatus, error) {
-	path, err := wasPath(ref, "/applications/status")
+	path, err := ref.subPath(KindWAS, "/applications/status")
 	if err != nil {
 		return nil, err
 	}
-	list := newList[wireApplication]("applications")
-	if err := c.get(ctx, path, nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]ApplicationStatus, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, ApplicationStatus{ContextPath: string(w.ContextPath), Status: string(w.Status), Sessions: int64(w.Sessions)})
-	}
-	return out, nil
+	return getList(ctx, c, path, nil, "applications", wireApplication.status)
 }
 
 type importBody struct {
@@ -185,11 +160,11 @@ type importBody struct {
 }
 
 // ImportResource imports a resource registered in the manager into the server (POST
-// .../resource). The manager has no inverse operation (gaps.md).
+// .../resource). The manager has no inverse operation (api/decisions.md).
 func (c *Client) ImportResource(ctx context.Context, ref ServerRef, resourceType ResourceType, resourceName string) error {
 	t, err := ParseResourceType(string(resourceType))
 	if err != nil {
 		return err
 	}
-	return c.wasSend(ctx, http.MethodPost, ref, "/resource", nil, importBody{t, resourceName})
+	return c.subSend(ctx, KindWAS, http.MethodPost, ref, "/resource", nil, importBody{t, resourceName})
 }

@@ -59,26 +59,6 @@ func (w wireWorker) worker() Worker {
 	}
 }
 
-// webPath is the address of a web sub-operation; other kinds are refused.
-func webPath(ref ServerRef, suffix string) (string, error) {
-	switch ref.Kind {
-	case "":
-		ref.Kind = KindWeb
-	case KindWeb:
-	default:
-		return "", fmt.Errorf("apm: %s: only web servers have %s", ref, strings.TrimPrefix(suffix, "/"))
-	}
-	return ref.path(suffix)
-}
-
-func (c *Client) webSend(ctx context.Context, method string, ref ServerRef, suffix string, query url.Values, body any) error {
-	path, err := webPath(ref, suffix)
-	if err != nil {
-		return err
-	}
-	return c.send(ctx, method, path, query, body)
-}
-
 type workerBody struct {
 	ServerID   string `json:"serverId"`
 	NodeName   string `json:"nodeName"`
@@ -95,11 +75,8 @@ type workersBody struct {
 // SetWorkers replaces the web server's load-balancer workers (PUT .../worker); an empty
 // list removes them all. Each worker must name an existing WAS server (404 otherwise).
 func (c *Client) SetWorkers(ctx context.Context, ref ServerRef, workers []Worker) error {
-	body := workersBody{Workers: make([]workerBody, 0, len(workers))} // [] rather than null
-	for _, w := range workers {
-		body.Workers = append(body.Workers, workerBody(w))
-	}
-	return c.webSend(ctx, http.MethodPut, ref, "/worker", nil, body)
+	body := workersBody{Workers: mapAll(workers, func(w Worker) workerBody { return workerBody(w) })} // [] rather than null
+	return c.subSend(ctx, KindWeb, http.MethodPut, ref, "/worker", nil, body)
 }
 
 type sslBody struct {
@@ -110,10 +87,10 @@ type sslBody struct {
 }
 
 // ConfigureSSL enables HTTPS on the web server (POST .../ssl). The manager has no inverse
-// operation (gaps.md). Should the manager quote the private key in an error, it is
+// operation (api/decisions.md). Should the manager quote the private key in an error, it is
 // removed from the error text.
 func (c *Client) ConfigureSSL(ctx context.Context, ref ServerRef, cfg SSLConfig) error {
-	err := c.webSend(ctx, http.MethodPost, ref, "/ssl", nil, sslBody(cfg))
+	err := c.subSend(ctx, KindWeb, http.MethodPost, ref, "/ssl", nil, sslBody(cfg))
 	scrubSecretPEM(err, cfg.PrivateKeyPEM)
 	return err
 }
@@ -150,5 +127,5 @@ func (c *Client) DeleteURIs(ctx context.Context, ref ServerRef, uris []string) e
 
 func (c *Client) changeURIs(ctx context.Context, ref ServerRef, typ string, uris []string) error {
 	body := urisBody{URIs: append([]string{}, uris...)} // [] rather than null
-	return c.webSend(ctx, http.MethodPut, ref, "/uri", url.Values{"type": {typ}}, body)
+	return c.subSend(ctx, KindWeb, http.MethodPut, ref, "/uri", url.Values{"type": {typ}}, body)
 }

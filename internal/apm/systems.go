@@ -1,11 +1,12 @@
 package apm
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 )
 
-// System is a system of the manager (spec part 2; detail fields from gaps.md).
+// System is a system of the manager (spec part 2; detail fields from api/decisions.md).
 type System struct {
 	SystemID, SystemName                                    string
 	NodeCount, WebCount, AppCount, SessionCount, CacheCount int64
@@ -44,38 +45,29 @@ func (w wireSystem) system() System {
 	}
 }
 
+// detail is system() with the nodes, which only the detail carries.
+func (w wireSystem) detail() System {
+	s := w.system()
+	s.Nodes = mapAll(w.Nodes, wireSystemNode.node)
+	return s
+}
+
+func (w wireSystemNode) node() SystemNode {
+	return SystemNode{NodeName: string(w.NodeName), HostIP: string(w.HostIP), Status: string(w.Status)}
+}
+
 // ListSystems returns every system (GET /rest/systems). The result is never nil.
 func (c *Client) ListSystems(ctx context.Context) ([]System, error) {
-	list := newList[wireSystem]("systems")
-	if err := c.get(ctx, "/rest/systems", nil, list); err != nil {
-		return nil, err
-	}
-	out := make([]System, 0, len(list.Items))
-	for _, w := range list.Items {
-		out = append(out, w.system())
-	}
-	return out, nil
+	return getList(ctx, c, "/rest/systems", nil, "systems", wireSystem.system)
 }
 
 // GetSystem returns one system with its nodes (GET /rest/systems/{systemName}).
 func (c *Client) GetSystem(ctx context.Context, systemName string) (*System, error) {
-	path, err := buildPath("/rest/systems/{}", systemName)
-	if err != nil {
-		return nil, err
+	s, err := getOne(ctx, c, wireSystem.detail, "/rest/systems/{}", systemName)
+	if err == nil {
+		s.SystemName = cmp.Or(s.SystemName, systemName) // the path names it; a terse manager may not repeat it
 	}
-	var w wireSystem
-	if err := c.get(ctx, path, nil, &w); err != nil {
-		return nil, err
-	}
-	s := w.system()
-	if s.SystemName == "" {
-		s.SystemName = systemName // the path names it; a terse manager may not repeat it
-	}
-	s.Nodes = make([]SystemNode, 0, len(w.Nodes))
-	for _, n := range w.Nodes {
-		s.Nodes = append(s.Nodes, SystemNode{NodeName: string(n.NodeName), HostIP: string(n.HostIP), Status: string(n.Status)})
-	}
-	return &s, nil
+	return s, err
 }
 
 type systemBody struct {

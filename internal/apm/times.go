@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Layouts of the manager's time values (gaps.md "Time formats"). None carries a time zone:
-// they are the manager's local wall clock.
+// Layouts of the manager's time values (api/decisions.md "Time formats"). None carries a
+// time zone: they are the manager's local wall clock.
 const (
 	LayoutCompact   = "20060102150405"      // notification createdAt, query dateTime
 	LayoutDateTime  = "2006-01-02 15:04:05" // analysis event and action log createdAt
@@ -35,7 +35,7 @@ func (t Timestamp) IsZero() bool { return t.Time.IsZero() }
 func (t Timestamp) String() string { return t.Raw }
 
 // parseTimestamp reads raw in layout, falling back to the other known layouts (lenient
-// decoding, gaps.md rule 1). An unreadable value keeps Raw and leaves Time zero.
+// decoding, api/decisions.md rule 1). An unreadable value keeps Raw and leaves Time zero.
 func parseTimestamp(raw, layout string) Timestamp {
 	ts := Timestamp{Raw: raw}
 	value := strings.TrimSpace(raw)

@@ -45,7 +45,7 @@ type adminRole struct {
 	Description string   `json:"description"`
 }
 
-// Rules of users and roles (the spec gives only the password policy, in gaps.md).
+// Rules of users and roles (the spec gives only the password policy, in api/decisions.md).
 const (
 	maxAdminID     = 32
 	adminIDRule    = "1-32 characters: letters, digits, '.', '-' and '_'"
@@ -193,9 +193,9 @@ func checkDisplayName(field, v string) error {
 	return nil
 }
 
-// checkPassword enforces the policy of gaps.md: at least 8 characters with a letter, a
-// digit and a special character (anything but a letter, a digit or white space). The
-// message names everything that is missing, so one correction suffices.
+// checkPassword enforces the policy of api/decisions.md: at least 8 characters with a
+// letter, a digit and a special character (anything but a letter, a digit or white
+// space). The message names everything that is missing, so one correction suffices.
 func checkPassword(pw string) error {
 	var letter, digit, special bool
 	n := 0

@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// eventsArea serves the analysis events (spec 4.9 and part 6; list filters from gaps.md)
-// and lets an admin inject events at POST /_apmsim/events, since nothing in the sim runs
-// real JVMs that could get stuck. Every event is also published, so it shows up as a
-// notification.
+// eventsArea serves the analysis events (spec 4.9 and part 6; list filters from
+// api/decisions.md) and lets an admin inject events at POST /_apmsim/events, since nothing
+// in the sim runs real JVMs that could get stuck. Every event is also published, so it
+// shows up as a notification.
 type eventsArea struct{ s *Sim }
 
 const (
@@ -27,7 +27,7 @@ const (
 // severity of that notification.
 type analysisEventKind struct{ label, severity string }
 
-// analysisEventTypes are the types gaps.md gives the eventType filter, in that order.
+// analysisEventTypes are the types api/decisions.md gives the eventType filter, in that order.
 var analysisEventTypes = []string{"stuckthread", "oom", "fullgc", "error"}
 
 var analysisEventKinds = map[string]analysisEventKind{

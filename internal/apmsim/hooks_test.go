@@ -100,17 +100,27 @@ func TestAreaHooksAndState(t *testing.T) {
 	}
 }
 
-// systemCountsOf reads a system's server counts through the API.
+// systemCountsOf reads a system's server counts through the API; only the list carries
+// them.
 func systemCountsOf(t *testing.T, h http.Handler, name string) systemCounts {
 	t.Helper()
-	got := call(t, h, "GET", admin("/rest/systems/"+name), "")
+	got := call(t, h, "GET", admin("/rest/systems"), "")
 	var body struct {
-		Web   int `json:"webCount"`
-		App   int `json:"appCount"`
-		Cache int `json:"cacheCount"`
+		Systems []struct {
+			SystemName string `json:"systemName"`
+			Web        int    `json:"webCount"`
+			App        int    `json:"appCount"`
+			Cache      int    `json:"cacheCount"`
+		} `json:"systems"`
 	}
 	if got.status != http.StatusOK || json.Unmarshal([]byte(got.body), &body) != nil {
-		t.Fatalf("GET system %s: %d %s", name, got.status, got.body)
+		t.Fatalf("GET systems: %d %s", got.status, got.body)
 	}
-	return systemCounts{Web: body.Web, App: body.App, Cache: body.Cache}
+	for _, sys := range body.Systems {
+		if sys.SystemName == name {
+			return systemCounts{Web: sys.Web, App: sys.App, Cache: sys.Cache}
+		}
+	}
+	t.Fatalf("system %s not listed: %s", name, got.body)
+	return systemCounts{}
 }

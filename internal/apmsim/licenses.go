@@ -15,11 +15,10 @@ func (a licensesArea) register(r *router) {
 	r.handle("GET /rest/licenses", a.list)
 }
 
-// licenseJSON is an element of "licenses"; systemName is beyond the spec, added because
-// node names are only unique within a system.
+// licenseJSON is an element of "licenses" (api/rest-interface.md part 2). Like the spec,
+// it names the node but not its system.
 type licenseJSON struct {
 	NodeName    string `json:"nodeName"`
-	SystemName  string `json:"systemName"`
 	LicenseType string `json:"licenseType"`
 	ExpireDate  string `json:"expireDate"`
 	MaxCPU      int    `json:"maxCpu"`
@@ -43,17 +42,16 @@ func (a licensesArea) list(w http.ResponseWriter, r *http.Request) {
 	answerRead(a.s, w, func(wd *world, _ time.Time) (any, error) {
 		out := make([]licenseJSON, 0, len(wd.nodes))
 		for _, n := range wd.sortedNodes() {
-			out = append(out, licenseOf(wd, n))
+			out = append(out, licenseOf(n))
 		}
 		return map[string]any{"licenses": out}, nil
 	})
 }
 
-func licenseOf(wd *world, n *node) licenseJSON {
+func licenseOf(n *node) licenseJSON {
 	p := licensePlans[nodeNumber(n)%uint64(len(licensePlans))]
 	return licenseJSON{
 		NodeName:    n.Name,
-		SystemName:  wd.systems[n.SystemID].Name,
 		LicenseType: p.licenseType,
 		ExpireDate:  n.CreatedAt.UTC().AddDate(0, 0, p.days).Format(time.DateOnly),
 		MaxCPU:      p.maxCPU,

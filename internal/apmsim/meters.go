@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// metersArea serves /meters (spec 4.8, bodies from gaps.md). Metrics are not stored: each
+// metersArea serves /meters (spec 4.8, bodies from api/decisions.md). Metrics are not stored: each
 // value is a function of the measured entity and the minute of the sim's clock, so that
 // they move over time, are the same for every request within one minute, and repeat
 // exactly for the same world and clock. Every view of an entity (the node list, the node,
@@ -37,11 +37,11 @@ func (a metersArea) register(r *router) {
 		func(host string, m meter) any { return webContainerMetersJSON{host, webTraffic(m)} }))
 }
 
-// nodeMetersJSON is an element of GET /meters/nodes; systemName is beyond gaps.md, added
-// because node names are only unique within a system.
+// nodeMetersJSON is an element of GET /meters/nodes (api/decisions.md). It names the
+// node but not its system, so two nodes of the same name in different systems cannot be
+// told apart there; the per-node path can.
 type nodeMetersJSON struct {
 	NodeName    string  `json:"nodeName"`
-	SystemName  string  `json:"systemName"`
 	CPU         float64 `json:"cpu"`
 	MemoryUsed  int     `json:"memoryUsed"`
 	MemoryTotal int     `json:"memoryTotal"`
@@ -120,7 +120,7 @@ func (a metersArea) nodes(w http.ResponseWriter, r *http.Request) {
 	answerRead(a.s, w, func(wd *world, now time.Time) (any, error) {
 		out := make([]nodeMetersJSON, 0, len(wd.nodes))
 		for _, n := range wd.sortedNodes() {
-			out = append(out, measureNode(wd, n, now).nodeMetersJSON)
+			out = append(out, measureNode(n, now).nodeMetersJSON)
 		}
 		return map[string]any{"nodes": out}, nil
 	})
@@ -132,19 +132,19 @@ func (a metersArea) node(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return measureNode(wd, n, now), nil
+		return measureNode(n, now), nil
 	})
 }
 
 // nodeAll lists the node's WAS and web servers sorted by serverId. Session servers are not
-// part of this view (gaps.md gives it only the two arrays).
+// part of this view (api/decisions.md gives it only the two arrays).
 func (a metersArea) nodeAll(w http.ResponseWriter, r *http.Request) {
 	answerRead(a.s, w, func(wd *world, now time.Time) (any, error) {
 		n, err := nodeOfPath(wd, r)
 		if err != nil {
 			return nil, err
 		}
-		out := nodeAllJSON{Node: measureNode(wd, n, now), WASServers: []wasSummaryJSON{}, WebServers: []webSummaryJSON{}}
+		out := nodeAllJSON{Node: measureNode(n, now), WASServers: []wasSummaryJSON{}, WebServers: []webSummaryJSON{}}
 		for _, sv := range a.serversOn(wd, n) {
 			m := serverMeter(n, sv, now)
 			switch sv.ServerType {
@@ -275,13 +275,12 @@ func scale(limit int, f float64) int { return int(float64(limit) * f) }
 
 // measureNode computes a node's metrics at t. Nodes are keyed by nodeId, so a system
 // rename does not change them.
-func measureNode(wd *world, n *node, t time.Time) nodeMetersDetailJSON {
+func measureNode(n *node, t time.Time) nodeMetersDetailJSON {
 	m := meter{entity: "node/" + n.ID, t: t, running: true}
 	total := m.pick("memoryTotal", 8192, 16384, 32768)
 	return nodeMetersDetailJSON{
 		nodeMetersJSON: nodeMetersJSON{
 			NodeName:    n.Name,
-			SystemName:  wd.systems[n.SystemID].Name,
 			CPU:         round1(1 + 98*m.load("cpu")),
 			MemoryUsed:  scale(total, 0.1+0.88*m.load("memory")),
 			MemoryTotal: total,

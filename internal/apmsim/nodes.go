@@ -10,7 +10,10 @@ import (
 // nodesArea serves /rest/nodes (spec 4.6). A node is identified by
 // nodeName + systemName for reads, but PUT and DELETE address it by
 // nodeId, which the sim generates ("ND-0001") and which therefore never
-// equals the name: a client that mixes them up fails its tests.
+// equals the name: a client that mixes them up fails its tests. Only the
+// node detail reveals the id. With Options.OmitOptionalFields the detail
+// leaves nodeId out, and the id is the node's name (api/decisions.md,
+// "Identity and paths").
 type nodesArea struct{ s *Sim }
 
 func (a nodesArea) register(r *router) {
@@ -21,8 +24,8 @@ func (a nodesArea) register(r *router) {
 	r.handle("DELETE /rest/nodes/{nodeId}/systems/{systemName}", a.delete)
 }
 
+// nodeJSON is an element of the node list (api/rest-interface.md part 2).
 type nodeJSON struct {
-	NodeID     string `json:"nodeId"`
 	NodeName   string `json:"nodeName"`
 	SystemName string `json:"systemName"`
 	HostIP     string `json:"hostIp"`
@@ -30,14 +33,17 @@ type nodeJSON struct {
 	Status     string `json:"status"`
 }
 
+// nodeDetailJSON is the node detail (api/decisions.md); NodeID is empty, and
+// so absent, when optional fields are omitted.
 type nodeDetailJSON struct {
+	NodeID string `json:"nodeId,omitempty"`
 	nodeJSON
 	Servers []nodeServer `json:"servers"`
 }
 
 func toNodeJSON(wd *world, n *node) nodeJSON {
 	return nodeJSON{
-		NodeID: n.ID, NodeName: n.Name, SystemName: wd.systems[n.SystemID].Name,
+		NodeName: n.Name, SystemName: wd.systems[n.SystemID].Name,
 		HostIP: n.HostIP, AgentPort: n.AgentPort, Status: n.Status,
 	}
 }
@@ -69,6 +75,9 @@ func (a nodesArea) get(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		out = nodeDetailJSON{nodeJSON: toNodeJSON(wd, n), Servers: a.servers(wd, n)}
+		if !a.s.omitOptional {
+			out.NodeID = n.ID
+		}
 	})
 	if err != nil {
 		writeErr(w, err)
@@ -185,7 +194,7 @@ func (a nodesArea) modify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err = a.s.update(func(wd *world) error {
-		n, err := findNodeByID(wd, nodeID, systemName)
+		n, err := a.findNodeByID(wd, nodeID, systemName)
 		if err != nil {
 			return err
 		}
@@ -203,7 +212,7 @@ func (a nodesArea) modify(w http.ResponseWriter, r *http.Request) {
 func (a nodesArea) delete(w http.ResponseWriter, r *http.Request) {
 	nodeID, systemName := r.PathValue("nodeId"), r.PathValue("systemName")
 	err := a.s.update(func(wd *world) error {
-		n, err := findNodeByID(wd, nodeID, systemName)
+		n, err := a.findNodeByID(wd, nodeID, systemName)
 		if err != nil {
 			return err
 		}
@@ -223,14 +232,21 @@ func (a nodesArea) delete(w http.ResponseWriter, r *http.Request) {
 }
 
 // findNodeByID resolves the {nodeId}/systems/{systemName} of PUT and
-// DELETE. A node of another system is "not found" in this one.
-func findNodeByID(wd *world, nodeID, systemName string) (*node, error) {
+// DELETE. A node of another system is "not found" in this one. Without
+// nodeId in the detail a client can only know the name, which is then the
+// id; the generated id is refused, since no answer has revealed it.
+func (a nodesArea) findNodeByID(wd *world, nodeID, systemName string) (*node, error) {
 	sys := wd.systemByName(systemName)
 	if sys == nil {
 		return nil, notFound("System not found: %s", systemName)
 	}
-	n := wd.nodes[nodeID]
-	if n == nil || n.SystemID != sys.ID {
+	var n *node
+	if a.s.omitOptional {
+		n = wd.nodeByName(sys.ID, nodeID)
+	} else if n = wd.nodes[nodeID]; n != nil && n.SystemID != sys.ID {
+		n = nil
+	}
+	if n == nil {
 		return nil, notFound("Node not found: %s", nodeID)
 	}
 	return n, nil

@@ -92,7 +92,7 @@ func (d *notificationData) checkThresholds(wd *world, now time.Time) {
 		}
 	}
 	for _, n := range wd.sortedNodes() {
-		m := measureNode(wd, n, now)
+		m := measureNode(n, now)
 		usage := []struct {
 			metric, label string
 			percent       float64

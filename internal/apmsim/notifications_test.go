@@ -11,7 +11,7 @@ import (
 
 // obsUsages are a node's usage percentages at t, labelled as in threshold messages.
 func obsUsages(wd *world, n *node, t time.Time) map[string]float64 {
-	m := measureNode(wd, n, t)
+	m := measureNode(n, t)
 	return map[string]float64{
 		"CPU usage":    m.CPU,
 		"Memory usage": 100 * float64(m.MemoryUsed) / float64(m.MemoryTotal),

@@ -213,8 +213,9 @@ type apiSystem struct {
 }
 
 type apiSystemDetail struct {
-	apiSystem
-	Nodes []apiSystemNode `json:"nodes"`
+	SystemID   string          `json:"systemId"`
+	SystemName string          `json:"systemName"`
+	Nodes      []apiSystemNode `json:"nodes"`
 }
 
 type apiSystemNode struct {
@@ -224,7 +225,6 @@ type apiSystemNode struct {
 }
 
 type apiNode struct {
-	NodeID     string `json:"nodeId"`
 	NodeName   string `json:"nodeName"`
 	SystemName string `json:"systemName"`
 	HostIP     string `json:"hostIp"`
@@ -233,6 +233,7 @@ type apiNode struct {
 }
 
 type apiNodeDetail struct {
+	NodeID string `json:"nodeId"`
 	apiNode
 	Servers []apiNodeServer `json:"servers"`
 }
@@ -382,8 +383,8 @@ func checkWorld(a simAPI) error {
 			fail("%v", err)
 			continue
 		}
-		if d.apiSystem != sys {
-			fail("system detail %+v differs from its list entry %+v", d.apiSystem, sys)
+		if d.SystemID != sys.SystemID || d.SystemName != sys.SystemName {
+			fail("system detail %s/%s differs from its list entry %+v", d.SystemID, d.SystemName, sys)
 		}
 		if !sameElements(d.Nodes, nodesBySystem[sys.SystemName]) {
 			fail("system %s detail lists nodes %+v, the node list %+v", sys.SystemName, d.Nodes, nodesBySystem[sys.SystemName])
@@ -668,7 +669,8 @@ func TestConcurrentWritersKeepWorldConsistent(t *testing.T) {
 }
 
 // checkSingleAnswers checks what holds within one answer even while writers run: a system
-// detail's nodeCount equals its node list, and lists and details answer 200.
+// detail names the system asked for and lists each node once, and lists and details
+// answer 200.
 func checkSingleAnswers(a simAPI) error {
 	var systems struct {
 		Systems []apiSystem `json:"systems"`
@@ -685,8 +687,15 @@ func checkSingleAnswers(a simAPI) error {
 		if r.status != http.StatusOK || json.Unmarshal(r.body, &d) != nil {
 			return fmt.Errorf("system detail of %s: %s", sys.SystemName, r)
 		}
-		if d.NodeCount != len(d.Nodes) {
-			return fmt.Errorf("system %s detail: nodeCount %d but %d nodes", sys.SystemName, d.NodeCount, len(d.Nodes))
+		if d.SystemName != sys.SystemName {
+			return fmt.Errorf("system detail of %s names %s", sys.SystemName, d.SystemName)
+		}
+		seen := map[string]bool{}
+		for _, n := range d.Nodes {
+			if seen[n.NodeName] {
+				return fmt.Errorf("system %s detail lists node %s twice", sys.SystemName, n.NodeName)
+			}
+			seen[n.NodeName] = true
 		}
 	}
 	var nodes struct {

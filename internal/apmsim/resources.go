@@ -10,9 +10,9 @@ import (
 
 // resourcesArea serves /rest/resource (spec 4.5): database resources and the datasources
 // (connection pools) defined on them. Both are identified by resourceName, in separate
-// namespaces. Databases cannot be modified (gaps.md: a change means replacement); a
-// datasource is modified through the singular path /rest/resource/datasource/{resourceName}
-// only, so PUT on the plural path is a 405.
+// namespaces. Databases cannot be modified (api/decisions.md: a change means
+// replacement); a datasource is modified through the singular path
+// /rest/resource/datasource/{resourceName} only, so PUT on the plural path is a 405.
 type resourcesArea struct{ s *Sim }
 
 var resourcesState = newExtKey[resourceData]("resources")

@@ -25,7 +25,7 @@ import (
 // deterministic.
 type serversArea struct{ s *Sim }
 
-// Server statuses (gaps.md "States").
+// Server statuses (api/decisions.md "States").
 const (
 	srvRunning  = "running"
 	srvStopped  = "stopped"
@@ -97,7 +97,6 @@ type simServer struct {
 	Cluster     *wasSessionCluster `json:"sessionCluster,omitempty"`
 	Datasources []string           `json:"datasources,omitempty"`
 	Apps        []wasApplication   `json:"applications,omitempty"`
-	Imports     []wasImport        `json:"imports,omitempty"`
 	// Web.
 	Workers []webWorker `json:"workers,omitempty"`
 	URIs    []string    `json:"uris,omitempty"`
@@ -139,16 +138,18 @@ func serverKey(kind, nodeID, serverID string) string { return kind + "/" + nodeI
 
 // serverView is a server with what rendering needs besides the server itself.
 type serverView struct {
-	wd     *world
-	sv     *simServer
-	node   *node
-	system string // system name
-	status string
+	wd           *world
+	sv           *simServer
+	node         *node
+	system       string // system name
+	status       string
+	omitOptional bool // Options.OmitOptionalFields
 }
 
 func (a serversArea) view(wd *world, sv *simServer) serverView {
 	n := wd.nodes[sv.NodeID]
-	return serverView{wd: wd, sv: sv, node: n, system: wd.systems[n.SystemID].Name, status: sv.statusAt(a.s.now())}
+	return serverView{wd: wd, sv: sv, node: n, system: wd.systems[n.SystemID].Name, status: sv.statusAt(a.s.now()),
+		omitOptional: a.s.omitOptional}
 }
 
 func (a serversArea) register(r *router) {
@@ -179,19 +180,25 @@ func serverRefused(format string, args ...any) error {
 	return &serverRefusal{fmt.Sprintf(format, args...)}
 }
 
+// actionResultN is a refusal; the message may accompany it (api/rest-interface.md part
+// 2), so it is left out when optional fields are omitted.
 type actionResultN struct {
 	Result  string `json:"actionResult"`
-	Message string `json:"message"`
+	Message string `json:"message,omitempty"`
 }
 
-// writeServerResult answers a write: Y, N with the refusal's message, or the error.
-func writeServerResult(w http.ResponseWriter, err error) {
+// writeResult answers a write: Y, N with the refusal's message, or the error.
+func (a serversArea) writeResult(w http.ResponseWriter, err error) {
 	var ref *serverRefusal
 	switch {
 	case err == nil:
 		actionOK(w)
 	case errors.As(err, &ref):
-		writeJSON(w, http.StatusOK, actionResultN{Result: "N", Message: ref.msg})
+		out := actionResultN{Result: "N", Message: ref.msg}
+		if a.s.omitOptional {
+			out.Message = ""
+		}
+		writeJSON(w, http.StatusOK, out)
 	default:
 		writeErr(w, err)
 	}
@@ -251,7 +258,7 @@ func (a serversArea) locate(wd *world, k *serverKindSpec, r *http.Request) (*sim
 // change runs fn on the addressed server under the write lock and answers Y, N or the
 // error. fn must check everything before it changes anything.
 func (a serversArea) change(w http.ResponseWriter, r *http.Request, k *serverKindSpec, fn func(wd *world, sv *simServer) error) {
-	writeServerResult(w, a.s.update(func(wd *world) error {
+	a.writeResult(w, a.s.update(func(wd *world) error {
 		sv, err := a.locate(wd, k, r)
 		if err != nil {
 			return err
@@ -456,7 +463,7 @@ func (a serversArea) create(k *serverKindSpec) http.HandlerFunc {
 			writeErr(w, err)
 			return
 		}
-		writeServerResult(w, a.s.update(func(wd *world) error { return a.createIn(wd, k, req) }))
+		a.writeResult(w, a.s.update(func(wd *world) error { return a.createIn(wd, k, req) }))
 	}
 }
 

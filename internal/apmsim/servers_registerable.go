@@ -119,7 +119,7 @@ func wasRegJSONOf(r *regServer, n *node, system string) any {
 	return wasRegJSON{system, n.Name, r.ServerID, n.HostIP, wasEditionName(r.ServerType), r.Ports["httpPort"], r.Ports["ajpPort"]}
 }
 
-// webRegJSON is an unregistered web server (gaps.md).
+// webRegJSON is an unregistered web server (api/decisions.md).
 type webRegJSON struct {
 	SystemName string `json:"systemName"`
 	NodeName   string `json:"nodeName"`
@@ -133,8 +133,8 @@ func webRegJSONOf(r *regServer, n *node, system string) any {
 	return webRegJSON{system, n.Name, r.ServerID, n.HostIP, r.Ports["httpPort"], r.Ports["httpsPort"]}
 }
 
-// sessionRegJSON is an unregistered session server (gaps.md); its status is always
-// "available".
+// sessionRegJSON is an unregistered session server (api/decisions.md); its status is
+// always "available".
 type sessionRegJSON struct {
 	ServerID   string `json:"serverId"`
 	ServerHome string `json:"serverHome"`

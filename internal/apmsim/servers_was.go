@@ -13,7 +13,7 @@ import (
 // clustering, datasources, applications and resource import.
 
 // WAS editions: "S"/"E" in bodies and details, Standard/Enterprise in the registerable
-// list (gaps.md).
+// list (api/decisions.md).
 const (
 	wasStandard   = "S"
 	wasEnterprise = "E"
@@ -50,12 +50,7 @@ type wasApplication struct {
 	Name        string `json:"applicationName"`
 }
 
-type wasImport struct {
-	ResourceType string `json:"resourceType"`
-	ResourceName string `json:"resourceName"`
-}
-
-// wasListItemJSON is an element of GET /rest/was/servers (gaps.md).
+// wasListItemJSON is an element of GET /rest/was/servers (api/decisions.md).
 type wasListItemJSON struct {
 	ServerID   string `json:"serverId"`
 	NodeName   string `json:"nodeName"`
@@ -69,31 +64,40 @@ func wasListJSON(v serverView) any {
 	return wasListItemJSON{v.sv.ServerID, v.node.Name, v.system, v.sv.Ports["httpPort"], v.sv.ServerType, v.status}
 }
 
-// wasServerDetailJSON is the WAS detail (gaps.md); ajpPort 0 means none.
+// wasServerDetailJSON is the WAS detail (api/decisions.md); ajpPort 0 means none. The
+// assumption fields are left out, not null, when optional fields are omitted. What was
+// imported with POST .../resource is not shown: the decisions give the detail no such
+// field, and an imported datasource shows under datasources.
 type wasServerDetailJSON struct {
-	ServerID          string             `json:"serverId"`
-	NodeName          string             `json:"nodeName"`
-	SystemName        string             `json:"systemName"`
-	HTTPPort          int                `json:"httpPort"`
-	AJPPort           int                `json:"ajpPort"`
-	ServerType        string             `json:"serverType"`
-	Status            string             `json:"status"`
-	JavaHome          string             `json:"javaHome"`
-	InstallRootPath   string             `json:"installRootPath"`
-	SessionCluster    *wasSessionCluster `json:"sessionCluster"`
-	Datasources       []string           `json:"datasources"`
-	ImportedResources []wasImport        `json:"importedResources"`
+	ServerID        string `json:"serverId"`
+	NodeName        string `json:"nodeName"`
+	SystemName      string `json:"systemName"`
+	HTTPPort        int    `json:"httpPort"`
+	AJPPort         int    `json:"ajpPort"`
+	ServerType      string `json:"serverType"`
+	Status          string `json:"status"`
+	JavaHome        string `json:"javaHome"`
+	InstallRootPath string `json:"installRootPath"`
+	*wasAssumedJSON
+}
+
+// wasAssumedJSON holds the WAS detail fields that api/decisions.md marks as assumptions.
+type wasAssumedJSON struct {
+	SessionCluster *wasSessionCluster `json:"sessionCluster"`
+	Datasources    []string           `json:"datasources"`
 }
 
 func wasDetailJSON(v serverView) any {
 	sv := v.sv
-	return wasServerDetailJSON{
+	out := wasServerDetailJSON{
 		ServerID: sv.ServerID, NodeName: v.node.Name, SystemName: v.system,
 		HTTPPort: sv.Ports["httpPort"], AJPPort: sv.Ports["ajpPort"], ServerType: sv.ServerType,
-		Status: v.status, JavaHome: sv.JavaHome, InstallRootPath: sv.Home, SessionCluster: sv.Cluster,
-		Datasources:       append([]string{}, sv.Datasources...),
-		ImportedResources: append([]wasImport{}, sv.Imports...),
+		Status: v.status, JavaHome: sv.JavaHome, InstallRootPath: sv.Home,
 	}
+	if !v.omitOptional {
+		out.wasAssumedJSON = &wasAssumedJSON{SessionCluster: sv.Cluster, Datasources: append([]string{}, sv.Datasources...)}
+	}
+	return out
 }
 
 func (a serversArea) registerWAS(r *router, one string) {
@@ -352,9 +356,9 @@ func (b *wasImportBody) check() error {
 	return nil
 }
 
-// importResource records an imported resource (once; a repeat changes nothing). A
-// datasource must exist and is attached as well; the other types name nothing the sim
-// keeps, so any name is accepted.
+// importResource imports a resource into the server. A datasource must exist and is
+// attached (a repeat changes nothing); the other types name nothing the sim keeps, so any
+// name is accepted, and since no answer shows imports, nothing is recorded for them.
 func (a serversArea) importResource(w http.ResponseWriter, r *http.Request) {
 	var body wasImportBody
 	if !decodeServerBody(w, r, &body, (*wasImportBody).check) {
@@ -364,13 +368,6 @@ func (a serversArea) importResource(w http.ResponseWriter, r *http.Request) {
 		isDatasource := body.ResourceType == "datasource"
 		if isDatasource && !a.s.datasourceExists(wd, body.ResourceName) {
 			return notFound("Datasource not found: %s", body.ResourceName)
-		}
-		imp := wasImport(body)
-		if !slices.Contains(sv.Imports, imp) {
-			sv.Imports = append(sv.Imports, imp)
-			slices.SortFunc(sv.Imports, func(x, y wasImport) int {
-				return cmp.Or(cmp.Compare(x.ResourceType, y.ResourceType), cmp.Compare(x.ResourceName, y.ResourceName))
-			})
 		}
 		if isDatasource {
 			attachDatasourceTo(sv, body.ResourceName)

@@ -33,7 +33,7 @@ type webWorkerJSON struct {
 	LBFactor   int    `json:"lbFactor"`
 }
 
-// webListItemJSON is an element of GET /rest/web/servers (gaps.md).
+// webListItemJSON is an element of GET /rest/web/servers (api/decisions.md).
 type webListItemJSON struct {
 	ServerID   string `json:"serverId"`
 	NodeName   string `json:"nodeName"`
@@ -46,33 +46,45 @@ func webListJSON(v serverView) any {
 	return webListItemJSON{v.sv.ServerID, v.node.Name, v.system, v.sv.Ports["httpPort"], v.status}
 }
 
-// webServerDetailJSON is the web detail (gaps.md); httpsPort 0 means none. The SSL
-// certificate and key are never returned, only sslEnabled.
+// webServerDetailJSON is the web detail (api/decisions.md); httpsPort 0 means none. The
+// SSL certificate and key are never returned, only sslEnabled. The assumption fields are
+// left out when optional fields are omitted.
 type webServerDetailJSON struct {
-	ServerID        string          `json:"serverId"`
-	NodeName        string          `json:"nodeName"`
-	SystemName      string          `json:"systemName"`
-	HTTPPort        int             `json:"httpPort"`
-	HTTPSPort       int             `json:"httpsPort"`
-	Status          string          `json:"status"`
-	InstallRootPath string          `json:"installRootPath"`
-	Workers         []webWorkerJSON `json:"workers"`
-	URIs            []string        `json:"uris"`
-	SSLEnabled      bool            `json:"sslEnabled"`
+	ServerID        string `json:"serverId"`
+	NodeName        string `json:"nodeName"`
+	SystemName      string `json:"systemName"`
+	HTTPPort        int    `json:"httpPort"`
+	HTTPSPort       int    `json:"httpsPort"`
+	Status          string `json:"status"`
+	InstallRootPath string `json:"installRootPath"`
+	*webAssumedJSON
+}
+
+// webAssumedJSON holds the web detail fields that api/decisions.md marks as assumptions.
+// A worker has the fields of the PUT .../worker body that set it.
+type webAssumedJSON struct {
+	Workers    []webWorkerJSON `json:"workers"`
+	URIs       []string        `json:"uris"`
+	SSLEnabled bool            `json:"sslEnabled"`
 }
 
 func webDetailJSON(v serverView) any {
 	sv := v.sv
+	out := webServerDetailJSON{
+		ServerID: sv.ServerID, NodeName: v.node.Name, SystemName: v.system,
+		HTTPPort: sv.Ports["httpPort"], HTTPSPort: sv.Ports["httpsPort"], Status: v.status,
+		InstallRootPath: sv.Home,
+	}
+	if v.omitOptional {
+		return out
+	}
 	workers := make([]webWorkerJSON, 0, len(sv.Workers))
 	for _, wk := range sv.Workers {
 		n := v.wd.nodes[wk.NodeID]
 		workers = append(workers, webWorkerJSON{wk.ServerID, n.Name, v.wd.systems[n.SystemID].Name, wk.Host, wk.AJPPort, wk.LBFactor})
 	}
-	return webServerDetailJSON{
-		ServerID: sv.ServerID, NodeName: v.node.Name, SystemName: v.system,
-		HTTPPort: sv.Ports["httpPort"], HTTPSPort: sv.Ports["httpsPort"], Status: v.status,
-		InstallRootPath: sv.Home, Workers: workers, URIs: append([]string{}, sv.URIs...), SSLEnabled: sv.SSL,
-	}
+	out.webAssumedJSON = &webAssumedJSON{Workers: workers, URIs: append([]string{}, sv.URIs...), SSLEnabled: sv.SSL}
+	return out
 }
 
 func (a serversArea) registerWeb(r *router, one string) {

@@ -21,6 +21,12 @@ type Options struct {
 	TransitionDelay time.Duration
 	// Faults are fault injection rules, off when empty; see FaultRule and SetFaults.
 	Faults []FaultRule
+	// OmitOptionalFields makes a terse manager: answers leave out every field that
+	// api/decisions.md calls optional or an assumption (node detail nodeId, WAS
+	// sessionCluster and datasources, web workers, uris and sslEnabled, the message of
+	// actionResult N), and a node's id is its name. Clients must cope with both kinds of
+	// manager; see README.md.
+	OmitOptionalFields bool
 }
 
 // DefaultTransitionDelay keeps servers briefly in their transitional states, long enough
@@ -35,6 +41,7 @@ type Sim struct {
 	now       func() time.Time
 	// transitionDelay is Options.TransitionDelay resolved: 0 means none.
 	transitionDelay time.Duration
+	omitOptional    bool // Options.OmitOptionalFields
 
 	mu sync.RWMutex // guards w
 	w  *world
@@ -61,10 +68,11 @@ func newSim(opts Options, extra ...func(*Sim) area) (*Sim, error) {
 		return nil, errors.New("apmsim: ViewerKey must differ from AdminKey")
 	}
 	s := &Sim{
-		adminKey:  opts.AdminKey,
-		viewerKey: opts.ViewerKey,
-		stateFile: opts.StateFile,
-		now:       opts.Clock,
+		adminKey:     opts.AdminKey,
+		viewerKey:    opts.ViewerKey,
+		stateFile:    opts.StateFile,
+		now:          opts.Clock,
+		omitOptional: opts.OmitOptionalFields,
 	}
 	if s.now == nil {
 		s.now = time.Now

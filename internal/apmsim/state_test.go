@@ -37,7 +37,7 @@ func TestStateFileSaveAndReload(t *testing.T) {
 	createSystem(t, h2, "next")
 	createNode(t, h2, "next", "n", "10.0.0.2", 1)
 	expect(t, call(t, h2, "GET", admin("/rest/systems/next"), ""), 200,
-		`{"systemId":"SYS-0003","systemName":"next","nodeCount":1,"webCount":0,"appCount":0,"sessionCount":0,"cacheCount":0,"nodes":[{"nodeName":"n","hostIp":"10.0.0.2","status":"running"}]}`)
+		`{"systemId":"SYS-0003","systemName":"next","nodes":[{"nodeName":"n","hostIp":"10.0.0.2","status":"running"}]}`)
 	expect(t, call(t, h2, "GET", admin("/rest/nodes/n/systems/next"), ""), 200,
 		`{"nodeId":"ND-0002","nodeName":"n","systemName":"next","hostIp":"10.0.0.2","agentPort":1,"status":"running","servers":[]}`)
 
@@ -133,8 +133,8 @@ func TestDemoSeed(t *testing.T) {
 		`{"systemId":"SYS-0002","systemName":"batch","nodeCount":0,"webCount":0,"appCount":0,"sessionCount":0,"cacheCount":0},`+
 		`{"systemId":"SYS-0001","systemName":"shop","nodeCount":2,"webCount":2,"appCount":2,"sessionCount":1,"cacheCount":0}]}`)
 	expect(t, call(t, h, "GET", admin("/rest/nodes"), ""), 200, `{"nodes":[`+
-		`{"nodeId":"ND-0002","nodeName":"app-01","systemName":"shop","hostIp":"10.0.0.12","agentPort":7730,"status":"running"},`+
-		`{"nodeId":"ND-0001","nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running"}]}`)
+		`{"nodeName":"app-01","systemName":"shop","hostIp":"10.0.0.12","agentPort":7730,"status":"running"},`+
+		`{"nodeName":"web-01","systemName":"shop","hostIp":"10.0.0.11","agentPort":7730,"status":"running"}]}`)
 
 	for _, seed := range []string{"", SeedEmpty} {
 		h := newTestSim(t, func(o *Options) { o.Seed = seed }).Handler()

@@ -16,8 +16,7 @@ func (a systemsArea) register(r *router) {
 	r.handle("DELETE /rest/systems/{systemName}", a.delete)
 }
 
-// systemJSON is an element of the system list. The detail repeats these
-// fields (beyond the public reference, which shows only id and name there).
+// systemJSON is an element of the system list (api/rest-interface.md part 2).
 type systemJSON struct {
 	SystemID     string `json:"systemId"`
 	SystemName   string `json:"systemName"`
@@ -28,9 +27,12 @@ type systemJSON struct {
 	CacheCount   int    `json:"cacheCount"`
 }
 
+// systemDetailJSON is the detail as api/decisions.md gives it: no counts, which a
+// client that needs them reads from the list.
 type systemDetailJSON struct {
-	systemJSON
-	Nodes []systemNodeJSON `json:"nodes"`
+	SystemID   string           `json:"systemId"`
+	SystemName string           `json:"systemName"`
+	Nodes      []systemNodeJSON `json:"nodes"`
 }
 
 type systemNodeJSON struct {
@@ -69,7 +71,7 @@ func (a systemsArea) get(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		nodes := wd.nodesOf(sys.ID)
-		out.systemJSON = a.summary(wd, sys, len(nodes))
+		out = systemDetailJSON{SystemID: sys.ID, SystemName: sys.Name}
 		out.Nodes = make([]systemNodeJSON, 0, len(nodes))
 		for _, n := range nodes {
 			out.Nodes = append(out.Nodes, systemNodeJSON{NodeName: n.Name, HostIP: n.HostIP, Status: n.Status})

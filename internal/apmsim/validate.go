@@ -8,7 +8,7 @@ import (
 	"strconv"
 )
 
-// Name rules. The spec does not give them; gaps.md gives the system rule
+// Name rules. The spec does not give them; api/decisions.md gives the system rule
 // and the node rule is the sim's own (a host-name-like label). Only ASCII
 // letters count as letters.
 const (
@@ -61,8 +61,8 @@ func validHostIP(ip string) error {
 }
 
 // intField reads an integer body field sent as a JSON number or a numeric
-// string (lenient, as gaps.md asks clients to be). present is false for an
-// absent field, null or "".
+// string (lenient, as api/decisions.md asks clients to be). present is false
+// for an absent field, null or "".
 func intField(field string, raw json.RawMessage) (v int, present bool, err error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" || string(raw) == `""` {

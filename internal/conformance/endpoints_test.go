@@ -1,6 +1,6 @@
 package conformance
 
-// specEndpoints lists the 81 endpoints of rest-interface.md sections 4.2 to 4.9, as
+// specEndpoints lists the 81 endpoints of api/rest-interface.md sections 4.2 to 4.9, as
 // method and route pattern with the spec's own path parameter names.
 var specEndpoints = []string{
 	// 4.2 WAS servers

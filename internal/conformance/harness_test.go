@@ -129,7 +129,22 @@ func ptr[T any](v T) *T { return &v }
 // newFixtureWithClock is newFixture with a clock of the test's choosing (nil: the real one).
 func newFixtureWithClock(t *testing.T, clock func() time.Time) *fixture {
 	t.Helper()
-	sim, err := apmsim.New(apmsim.Options{AdminKey: adminKey, ViewerKey: viewerKey, Seed: apmsim.SeedDemo, Clock: clock})
+	return newFixtureWithOptions(t, func(o *apmsim.Options) { o.Clock = clock })
+}
+
+// newTerseFixture is newFixture against a terse manager: no optional or assumption fields.
+func newTerseFixture(t *testing.T) *fixture {
+	t.Helper()
+	return newFixtureWithOptions(t, func(o *apmsim.Options) { o.OmitOptionalFields = true })
+}
+
+// newFixtureWithOptions starts a demo-seeded emulator with the fixture's keys, after mod
+// has changed the options.
+func newFixtureWithOptions(t *testing.T, mod func(*apmsim.Options)) *fixture {
+	t.Helper()
+	opts := apmsim.Options{AdminKey: adminKey, ViewerKey: viewerKey, Seed: apmsim.SeedDemo}
+	mod(&opts)
+	sim, err := apmsim.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,6 +228,34 @@ func checkShapes(t *testing.T, sim *apmsim.Sim, cases []shapeCase) {
 				}
 			}
 		})
+	}
+}
+
+// checkElementShapes reads path and compares the shape of what its field holds: each
+// element of an array of objects, or the object itself. An empty array or a missing field
+// fails, since then nothing would be checked.
+func checkElementShapes(t *testing.T, sim *apmsim.Sim, path, field, fields string) {
+	t.Helper()
+	status, body := rawGet(t, sim, path, viewerKey)
+	var obj map[string]any
+	if status != http.StatusOK || json.Unmarshal(body, &obj) != nil {
+		t.Fatalf("GET %s: status %d, body %s", path, status, body)
+	}
+	var objects []any
+	switch v := obj[field].(type) {
+	case []any:
+		objects = v
+	case map[string]any:
+		objects = []any{v}
+	}
+	if len(objects) == 0 {
+		t.Fatalf("GET %s: no object under %q to check: %s", path, field, body)
+	}
+	for _, o := range objects {
+		m, _ := o.(map[string]any)
+		if got := jsonShape(m); got != fields {
+			t.Errorf("GET %s, %s element:\n got %s\nwant %s", path, field, got, fields)
+		}
 	}
 }
 

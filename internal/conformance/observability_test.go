@@ -129,15 +129,15 @@ var _ = addCases(
 	}},
 )
 
-// The bodies carry the wrapper keys and field names of spec part 2 and gaps.md, plus the
-// documented systemName of node metrics and licenses.
+// The bodies carry exactly the wrapper keys and fields of api/rest-interface.md part 2 and
+// api/decisions.md.
 func TestObservabilityBodiesHaveTheDocumentedShape(t *testing.T) {
 	// jsonShape sorts the fields by name.
 	const event = "createdAt:string eventId:number eventType:string message:string serverName:string"
 	checkShapes(t, newFixture(t).sim, []shapeCase{
-		{"/meters/nodes", "nodes", "cpu:number diskUsage:number memoryTotal:number memoryUsed:number nodeName:string systemName:string"},
+		{"/meters/nodes", "nodes", "cpu:number diskUsage:number memoryTotal:number memoryUsed:number nodeName:string"},
 		{"/meters/nodes/web-01/systems/shop", "",
-			"cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string systemName:string"},
+			"cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string"},
 		{"/meters/nodes/web-01/systems/shop/all", "", "node:object wasServers:array webServers:array"},
 		{"/meters/was/servers/was-01/nodes/web-01/systems/shop", "",
 			"gcCount:number gcTime:number heapMax:number heapUsed:number serverId:string threadActive:number threadMax:number"},
@@ -147,7 +147,7 @@ func TestObservabilityBodiesHaveTheDocumentedShape(t *testing.T) {
 			"activeSessions:number memoryMax:number memoryUsed:number serverId:string"},
 		{"/meters/was/container/shop-was-0", "", "cpu:number hostName:string memoryMax:number memoryUsed:number threadCount:number"},
 		{"/meters/web/container/shop-web-0", "", "bytesIn:number bytesOut:number connections:number hostName:string requestsPerSec:number"},
-		{"/rest/licenses", "licenses", "expireDate:string licenseType:string maxCpu:number nodeName:string systemName:string"},
+		{"/rest/licenses", "licenses", "expireDate:string licenseType:string maxCpu:number nodeName:string"},
 		{"/rest/notification", "notifications", "createdAt:string id:number message:string targetName:string type:string"},
 		{"/rest/analysis/event", "events", event + " systemName:string"},
 		{"/rest/analysis/event/1", "", event + " stackTrace:string systemName:string"},
@@ -156,7 +156,8 @@ func TestObservabilityBodiesHaveTheDocumentedShape(t *testing.T) {
 	})
 }
 
-// The server entries of a node's /all view have the fields gaps.md gives them.
+// The entries of a node's /all view have the fields api/decisions.md gives them; its node
+// object is the node's own metrics body.
 func TestNodeMetricsAllEntries(t *testing.T) {
 	status, body := rawGet(t, newFixture(t).sim, "/meters/nodes/web-01/systems/shop/all", viewerKey)
 	var all struct {
@@ -177,7 +178,7 @@ func TestNodeMetricsAllEntries(t *testing.T) {
 			t.Errorf("web entry %s", got)
 		}
 	}
-	if got := jsonShape(all.Node); got != "cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string systemName:string" {
+	if got := jsonShape(all.Node); got != "cpu:number diskUsage:number memoryTotal:number memoryUsed:number networkIn:number networkOut:number nodeName:string" {
 		t.Errorf("node %s", got)
 	}
 }

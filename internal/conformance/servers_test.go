@@ -178,7 +178,7 @@ func TestServerRoutesAreThirtyTwo(t *testing.T) {
 }
 
 func TestServerBodiesHaveTheDocumentedShape(t *testing.T) {
-	was := "ajpPort:number datasources:array httpPort:number importedResources:array installRootPath:string javaHome:string " +
+	was := "ajpPort:number datasources:array httpPort:number installRootPath:string javaHome:string " +
 		"nodeName:string serverId:string serverType:string sessionCluster:%s status:string systemName:string"
 	session := "nodeName:string serverId:string serverPort:number status:string systemName:string"
 	checkShapes(t, newFixture(t).sim, []shapeCase{
@@ -197,6 +197,41 @@ func TestServerBodiesHaveTheDocumentedShape(t *testing.T) {
 		{"/rest/session/servers/session-01/nodes/web-01/systems/shop", "", session},
 		{"/rest/session/servers/register/nodes/web-01/systems/shop", "servers", "serverHome:string serverId:string status:string"},
 	})
+	// The assumption fields echo the bodies that set them (api/decisions.md, request bodies).
+	sim := newFixture(t).sim
+	checkElementShapes(t, sim, "/rest/was/servers/was-01/nodes/web-01/systems/shop", "sessionCluster",
+		"primaryHost:string primaryPort:number")
+	checkElementShapes(t, sim, "/rest/web/servers/web-01/nodes/web-01/systems/shop", "workers",
+		"ajpPort:number host:string lbFactor:number nodeName:string serverId:string systemName:string")
+}
+
+// A terse manager leaves the assumption fields out of the details; the lists are the same.
+func TestTerseServerBodies(t *testing.T) {
+	was := "ajpPort:number httpPort:number installRootPath:string javaHome:string " +
+		"nodeName:string serverId:string serverType:string status:string systemName:string"
+	checkShapes(t, newTerseFixture(t).sim, []shapeCase{
+		{"/rest/was/servers", "servers", "httpPort:number nodeName:string serverId:string serverType:string status:string systemName:string"},
+		{"/rest/was/servers/was-01/nodes/web-01/systems/shop", "", was},
+		{"/rest/was/servers/was-02/nodes/web-01/systems/shop", "", was},
+		{"/rest/web/servers/web-01/nodes/web-01/systems/shop", "",
+			"httpPort:number httpsPort:number installRootPath:string nodeName:string serverId:string status:string systemName:string"},
+	})
+}
+
+// The client reads a terse detail as "not reported" and a terse refusal as a refusal.
+func TestTerseServersThroughTheClient(t *testing.T) {
+	c := newTerseFixture(t).admin
+	ctx := context.Background()
+	was, err := c.GetServer(ctx, svWAS01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if was.Reported != (apm.ReportedFields{}) || was.SessionCluster != nil || was.Datasources != nil || was.HTTPPort != 8080 {
+		t.Errorf("terse WAS detail read as %+v", was)
+	}
+	if err := c.StartServer(ctx, svWAS01); !apm.IsActionFailed(err) {
+		t.Errorf("starting a running server: %v, want an action failure", err)
+	}
 }
 
 // svClock is a clock the test moves, so that transitions are observed deterministically.
@@ -243,8 +278,8 @@ func TestServerLifecycleThroughTheClient(t *testing.T) {
 	want := &apm.Server{
 		Kind: apm.KindWAS, ServerID: "was-09", NodeName: "app-01", SystemName: "shop", Status: "stopped",
 		HTTPPort: 9080, AJPPort: 9009, Edition: apm.EditionEnterprise, JavaHome: "/usr/lib/jvm/java-17", InstallRootPath: "/srv/was-09",
-		Datasources: []string{}, ImportedResources: []apm.ImportedResource{},
-		Reported: apm.ReportedFields{SessionCluster: true, Datasources: true, ImportedResources: true},
+		Datasources: []string{},
+		Reported:    apm.ReportedFields{SessionCluster: true, Datasources: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("installed server\n got %+v\nwant %+v", got, want)
@@ -286,9 +321,11 @@ func TestServerLifecycleThroughTheClient(t *testing.T) {
 	if got, err := c.GetServer(ctx, ref); err != nil || got.InstallRootPath != "/srv/was-09" || got.Edition != apm.EditionEnterprise {
 		t.Fatalf("registered again: %+v, %v", got, err)
 	}
-	sys, err := c.GetSystem(ctx, "shop")
-	if err != nil || sys.AppCount != 3 || sys.WebCount != 2 || sys.SessionCount != 1 {
-		t.Fatalf("system counts %+v, %v", sys, err)
+	// Only the system list carries the counts.
+	systems, err := c.ListSystems(ctx)
+	if i := slices.IndexFunc(systems, func(s apm.System) bool { return s.SystemName == "shop" }); err != nil || i < 0 ||
+		systems[i].AppCount != 3 || systems[i].WebCount != 2 || systems[i].SessionCount != 1 {
+		t.Fatalf("system counts %+v, %v", systems, err)
 	}
 	checkErr(t, c.UninstallServer(ctx, ref), wantErr{})
 	_, err = c.GetServer(ctx, ref)
@@ -319,8 +356,7 @@ func TestServerSubOperationsThroughTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(was.SessionCluster, &apm.SessionCluster{PrimaryHost: "10.0.0.11", PrimaryPort: 5180, SecondaryHost: "10.0.0.12", SecondaryPort: 5180}) ||
-		!reflect.DeepEqual(was.Datasources, []string{"orders-ds"}) ||
-		!reflect.DeepEqual(was.ImportedResources, []apm.ImportedResource{{ResourceType: apm.ResourceJTA, ResourceName: "jta/tx"}}) {
+		!reflect.DeepEqual(was.Datasources, []string{"orders-ds"}) {
 		t.Fatalf("WAS detail %+v", was)
 	}
 	apps, err := c.ApplicationStatuses(ctx, svWAS02)

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"testing"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -61,4 +62,68 @@ func expectLen[T any](items []T, err error) error {
 		return fmt.Errorf("empty list from the demo seed")
 	}
 	return err
+}
+
+// The bodies of 4.6 and the public paths carry exactly the fields of api/rest-interface.md
+// part 2 and api/decisions.md: the system detail has no counts, the node list no nodeId.
+func TestSystemAndNodeBodiesHaveTheDocumentedShape(t *testing.T) {
+	node := "agentPort:number hostIp:string nodeName:string status:string systemName:string"
+	sim := newFixture(t).sim
+	checkShapes(t, sim, []shapeCase{
+		{"/rest/systems", "systems",
+			"appCount:number cacheCount:number nodeCount:number sessionCount:number systemId:string systemName:string webCount:number"},
+		{"/rest/systems/shop", "", "nodes:array systemId:string systemName:string"},
+		{"/rest/nodes", "nodes", node},
+		{"/rest/nodes/web-01/systems/shop", "",
+			"agentPort:number hostIp:string nodeId:string nodeName:string servers:array status:string systemName:string"},
+		{"/rest/public/nodes", "nodeList", "connectionStatus:string ipAddress:string nodeId:string nodeName:string systemName:string"},
+		{"/rest/public/managerInfo", "", "haMode:bool patchVersion:string status:string version:string"},
+	})
+	checkElementShapes(t, sim, "/rest/systems/shop", "nodes", "hostIp:string nodeName:string status:string")
+	checkElementShapes(t, sim, "/rest/nodes/web-01/systems/shop", "servers", "serverId:string serverType:string status:string")
+}
+
+// A terse manager's node detail has no nodeId; everything else stays.
+func TestTerseNodeBodies(t *testing.T) {
+	checkShapes(t, newTerseFixture(t).sim, []shapeCase{
+		{"/rest/nodes", "nodes", "agentPort:number hostIp:string nodeName:string status:string systemName:string"},
+		{"/rest/nodes/web-01/systems/shop", "",
+			"agentPort:number hostIp:string nodeName:string servers:array status:string systemName:string"},
+	})
+}
+
+// PUT and DELETE take the nodeId the detail reports; where the detail reports none, the
+// name (api/decisions.md, "Identity and paths"). Either way the other identifier is refused,
+// so a client that sends the wrong one fails here.
+func TestNodeIDThroughTheClient(t *testing.T) {
+	for name, tc := range map[string]struct {
+		f                 *fixture
+		wantID, refusedID string
+	}{
+		"full":  {newFixture(t), "ND-0002", "app-01"},
+		"terse": {newTerseFixture(t), "app-01", "ND-0002"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := tc.f.admin
+			ctx := context.Background()
+			n, err := c.GetNode(ctx, "shop", "app-01")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.NodeID != tc.wantID {
+				t.Fatalf("nodeId %q, want %q", n.NodeID, tc.wantID)
+			}
+			notFound := wantErr{404, "NOT_FOUND", "Node not found: " + tc.refusedID}
+			checkErr(t, c.UpdateNode(ctx, "shop", tc.refusedID, apm.UpdateNodeRequest{AgentPort: 7799}), notFound)
+			checkErr(t, c.DeleteNode(ctx, "shop", tc.refusedID), notFound)
+
+			checkErr(t, c.UpdateNode(ctx, "shop", n.NodeID, apm.UpdateNodeRequest{AgentPort: 7799}), wantErr{})
+			if n, err = c.GetNode(ctx, "shop", "app-01"); err != nil || n.AgentPort != 7799 {
+				t.Fatalf("after update: %+v, %v", n, err)
+			}
+			checkErr(t, c.DeleteNode(ctx, "shop", n.NodeID), wantErr{})
+			_, err = c.GetNode(ctx, "shop", "app-01")
+			checkErr(t, err, wantErr{404, "NOT_FOUND", "Node not found: app-01"})
+		})
+	}
 }

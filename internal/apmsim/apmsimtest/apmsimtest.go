@@ -2,7 +2,7 @@
 // packages (the API client, the provider's acceptance tests):
 //
 //	srv := apmsimtest.Start(t, apmsimtest.WithSeed(apmsim.SeedDemo))
-//	client := apm.NewClient(srv.URL, srv.AdminKey)
+//	client, err := apm.New(apm.Config{Endpoint: srv.URL, APIKey: srv.AdminKey})
 package apmsimtest
 
 import (
@@ -78,6 +78,13 @@ func WithStateFile(path string) func(*apmsim.Options) {
 // WithClock fixes the sim's clock.
 func WithClock(now func() time.Time) func(*apmsim.Options) {
 	return func(o *apmsim.Options) { o.Clock = now }
+}
+
+// WithOmitOptionalFields makes a terse manager, one that leaves out the optional and
+// assumption fields of api/decisions.md (node detail nodeId and so on; node ids are then
+// the node names), to test that a client copes without them.
+func WithOmitOptionalFields() func(*apmsim.Options) {
+	return func(o *apmsim.Options) { o.OmitOptionalFields = true }
 }
 
 func randomKey(t testing.TB) string {

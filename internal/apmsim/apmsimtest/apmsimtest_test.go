@@ -1,6 +1,7 @@
 package apmsimtest
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 )
 
@@ -74,5 +76,36 @@ func TestStartTLS(t *testing.T) {
 	var info struct{ Version, Status string }
 	if code := getJSON(t, c, srv.URL+"/rest/public/managerInfo", &info); code != 200 || info.Version != apmsim.ManagerVersion || info.Status != "running" {
 		t.Fatalf("status %d info %+v", code, info)
+	}
+}
+
+// The client of the package example works against both kinds of manager: with the terse
+// one the node's id is its name, otherwise the generated id, and either is what PUT takes.
+func TestClientAgainstTerseAndFullManager(t *testing.T) {
+	for name, tc := range map[string]struct {
+		opts   []func(*apmsim.Options)
+		wantID string
+	}{
+		"full":  {[]func(*apmsim.Options){WithSeed(apmsim.SeedDemo)}, "ND-0002"},
+		"terse": {[]func(*apmsim.Options){WithSeed(apmsim.SeedDemo), WithOmitOptionalFields()}, "app-01"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := Start(t, tc.opts...)
+			client, err := apm.New(apm.Config{Endpoint: srv.URL, APIKey: srv.AdminKey})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			n, err := client.GetNode(ctx, "shop", "app-01")
+			if err != nil || n.NodeID != tc.wantID {
+				t.Fatalf("node %+v, err %v; want nodeId %s", n, err, tc.wantID)
+			}
+			if err := client.UpdateNode(ctx, "shop", n.NodeID, apm.UpdateNodeRequest{AgentPort: 7799}); err != nil {
+				t.Fatal(err)
+			}
+			if err := client.DeleteNode(ctx, "shop", n.NodeID); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
