@@ -6,11 +6,16 @@ provider "apm" {
   # All settings are optional when the environment variables are set.
   request_timeout = "30s"
   max_retries     = 4
+
+  # When it starts, the provider makes one request to check the endpoint, the certificate
+  # and the API key, so that a mistake fails `plan` rather than `apply`. Set this to plan
+  # without network access to the manager.
+  # skip_connection_check = true
 }
 
 # Every setting can also be given explicitly, e.g. from variables:
 # provider "apm" {
 #   endpoint    = "https://apm-manager.example.com:8443"
-#   api_key     = var.apm_api_key
+#   api_key     = var.apm_api_key # sensitive variable, e.g. from TF_VAR_apm_api_key
 #   ca_cert_pem = file("${path.module}/ca.pem")
 # }

@@ -25,15 +25,23 @@ resource "apm_system" "shop" {
 resource "apm_node" "web" {
   for_each = var.nodes
 
-  system_name = apm_system.shop.name
-  name        = each.key
-  host_ip     = each.value
-  agent_port  = var.agent_port
+  # The system's id, not its name: renaming the system (var.system_name) leaves the nodes alone.
+  system_id  = apm_system.shop.id
+  name       = each.key
+  host_ip    = each.value
+  agent_port = var.agent_port
 }
 
-# Read back through a data source once the nodes exist, to show the manager's counts.
+# Read back through data sources once the nodes exist, for what the manager observes:
+# the node count and each node's status. The data sources find a system by its name.
 data "apm_system" "shop" {
   name = apm_system.shop.name
+
+  depends_on = [apm_node.web]
+}
+
+data "apm_nodes" "shop" {
+  system_name = apm_system.shop.name
 
   depends_on = [apm_node.web]
 }

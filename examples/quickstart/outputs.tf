@@ -1,10 +1,10 @@
 output "system_id" {
-  description = "The manager's id of the system."
+  description = "The manager's id of the system; the nodes refer to the system by it."
   value       = apm_system.shop.id
 }
 
 output "system_name" {
-  description = "Name of the system, as the nodes reference it."
+  description = "Current name of the system (the manager's API addresses the system by it)."
   value       = apm_system.shop.name
 }
 
@@ -14,8 +14,8 @@ output "node_ids" {
 }
 
 output "node_status" {
-  description = "The status the manager reports for each node."
-  value       = { for name, node in apm_node.web : name => node.status }
+  description = "The status the manager reports for each node (from the apm_nodes data source)."
+  value       = { for node in data.apm_nodes.shop.nodes : node.name => node.status }
 }
 
 output "node_count" {

@@ -1,5 +1,5 @@
 variable "system_name" {
-  description = "Name of the APM system (letters, digits, - and _, at most 20 characters)."
+  description = "Name of the APM system (letters, digits, - and _, at most 20 characters). Changing it renames the system in place."
   type        = string
   default     = "quickstart"
 }

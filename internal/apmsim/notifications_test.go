@@ -10,7 +10,7 @@ import (
 )
 
 // obsUsages are a node's usage percentages at t, labelled as in threshold messages.
-func obsUsages(wd *world, n *node, t time.Time) map[string]float64 {
+func obsUsages(n *node, t time.Time) map[string]float64 {
 	m := measureNode(n, t)
 	return map[string]float64{
 		"CPU usage":    m.CPU,
@@ -36,7 +36,7 @@ func obsFind(s *Sim, id string, from time.Time, over bool) (found time.Time, ok 
 		for m := range 10000 {
 			at := from.Add(time.Duration(m) * time.Minute)
 			anyOver := false
-			for _, u := range obsUsages(wd, n, at) {
+			for _, u := range obsUsages(n, at) {
 				anyOver = anyOver || u > thresholdPercent
 			}
 			if anyOver == over {
@@ -105,7 +105,7 @@ func TestNotificationsThresholds(t *testing.T) {
 	var over, back []string
 	s.read(func(wd *world) {
 		n := wd.nodeByName(wd.systemByName("s").ID, "n1")
-		hotUsage, coolUsage := obsUsages(wd, n, hot), obsUsages(wd, n, cool)
+		hotUsage, coolUsage := obsUsages(n, hot), obsUsages(n, cool)
 		for _, label := range []string{"CPU usage", "Memory usage", "Disk usage"} { // the order of the checks
 			if hotUsage[label] > thresholdPercent {
 				over = append(over, fmt.Sprintf("WARNING %s of node n1 is %.1f%% (threshold 90%%)", label, hotUsage[label]))

@@ -133,13 +133,21 @@ func (f field[T]) sameString(same func(prior, fresh string) bool) field[T] {
 	return f
 }
 
-// resourceAttribute is the field as an attribute of the managed resource.
-func (f field[T]) resourceAttribute() rschema.Attribute {
+// resourceAttribute is the field as an attribute of the managed resource of the given
+// noun ("node"); its description says how a change is applied.
+func (f field[T]) resourceAttribute(noun string) rschema.Attribute {
 	computed := f.role == computedStable
 	userInput := !computed
+	description := f.description
+	switch f.role {
+	case required:
+		description += " Updated in place."
+	case requiredReplace:
+		description += " Changing it replaces the " + noun + "."
+	}
 	switch f.kind {
 	case kindInt64:
-		a := rschema.Int64Attribute{MarkdownDescription: f.description, Required: userInput, Computed: computed, Validators: f.int64Rules}
+		a := rschema.Int64Attribute{MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.int64Rules}
 		switch f.role {
 		case computedStable:
 			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
@@ -148,9 +156,9 @@ func (f field[T]) resourceAttribute() rschema.Attribute {
 		}
 		return a
 	case kindBool:
-		return rschema.BoolAttribute{MarkdownDescription: f.description, Required: userInput, Computed: computed}
+		return rschema.BoolAttribute{MarkdownDescription: description, Required: userInput, Computed: computed}
 	default:
-		a := rschema.StringAttribute{MarkdownDescription: f.description, Required: userInput, Computed: computed, Validators: f.stringRules}
+		a := rschema.StringAttribute{MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.stringRules}
 		switch f.role {
 		case computedStable:
 			a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
@@ -188,12 +196,12 @@ func (f field[T]) dataAttribute(key bool) dschema.Attribute {
 	}
 }
 
-// resourceAttributes are the fields of the managed resource.
-func resourceAttributes[T any](fields []field[T]) map[string]rschema.Attribute {
+// resourceAttributes are the fields of the managed resource of the given noun.
+func resourceAttributes[T any](fields []field[T], noun string) map[string]rschema.Attribute {
 	out := map[string]rschema.Attribute{}
 	for _, f := range fields {
 		if f.views&inResource != 0 {
-			out[f.name] = f.resourceAttribute()
+			out[f.name] = f.resourceAttribute(noun)
 		}
 	}
 	return out

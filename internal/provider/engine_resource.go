@@ -70,7 +70,7 @@ func (r *engineResource[T]) Metadata(_ context.Context, req resource.MetadataReq
 }
 
 func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attributes := resourceAttributes(r.t.fields)
+	attributes := resourceAttributes(r.t.fields, r.t.name)
 	if r.t.deleteTimeout > 0 {
 		attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
 			Delete: true,

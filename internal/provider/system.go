@@ -16,7 +16,7 @@ import (
 var systemFields = []field[apm.System]{
 	stringField("id", "The manager's `systemId`. It stays the same when the system is renamed: refer to a system by it, as in `system_id = apm_system.example.id`.",
 		func(s *apm.System) string { return s.SystemID }),
-	stringField("name", "Name of the system: 1 to 20 letters, digits, `-` or `_`. Renamed in place.",
+	stringField("name", "Name of the system: 1 to 20 letters, digits, `-` or `_`.",
 		func(s *apm.System) string { return s.SystemName }).input().validate(systemNameValidators()...),
 	int64Field("node_count", "Number of nodes in the system.", systemNodeCount).in(observed),
 	int64Field("web_count", "Number of web servers in the system.", func(s *apm.System) int64 { return s.WebCount }).in(inList),

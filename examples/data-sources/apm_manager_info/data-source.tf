@@ -1,4 +1,4 @@
-# Version and health of the APM manager.
+# Version and health of the APM manager. Needs no API key.
 data "apm_manager_info" "this" {}
 
 output "manager_version" {

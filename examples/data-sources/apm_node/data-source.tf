@@ -1,4 +1,4 @@
-# One node, with the servers running on it.
+# One node, with its status and the servers running on it.
 data "apm_node" "web" {
   system_name = "shop-prod"
   name        = "web-01"
@@ -6,4 +6,8 @@ data "apm_node" "web" {
 
 output "web_status" {
   value = data.apm_node.web.status
+}
+
+output "web_servers" {
+  value = [for s in data.apm_node.web.servers : "${s.server_id} (${s.server_type}): ${s.status}"]
 }

@@ -1,4 +1,5 @@
-# The public node list (served without an API key): every node with its connection status.
+# The public node list, served without an API key: every node with its connection status.
+# The manager documents it as test data; use apm_nodes for real data.
 data "apm_public_nodes" "all" {}
 
 output "connected_nodes" {
