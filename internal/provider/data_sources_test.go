@@ -24,21 +24,28 @@ resource "apm_system" "batch" {
 }
 
 resource "apm_node" "web" {
-  system_name = apm_system.shop.name
-  name        = "web-01"
-  host_ip     = "10.0.0.11"
-  agent_port  = 7730
+  system_id  = apm_system.shop.id
+  name       = "web-01"
+  host_ip    = "10.0.0.11"
+  agent_port = 7730
 }
 
 resource "apm_node" "app" {
-  system_name = apm_system.shop.name
-  name        = "app-01"
-  host_ip     = "10.0.0.12"
-  agent_port  = 7731
+  system_id  = apm_system.shop.id
+  name       = "app-01"
+  host_ip    = "10.0.0.12"
+  agent_port = 7731
+}
+
+resource "apm_node" "job" {
+  system_id  = apm_system.batch.id
+  name       = "job-01"
+  host_ip    = "10.0.1.1"
+  agent_port = 7732
 }
 
 data "apm_systems" "all" {
-  depends_on = [apm_node.web, apm_node.app, apm_system.batch]
+  depends_on = [apm_node.web, apm_node.app, apm_node.job]
 }
 
 data "apm_system" "shop" {
@@ -51,8 +58,12 @@ data "apm_nodes" "shop" {
   depends_on  = [apm_node.web, apm_node.app]
 }
 
+data "apm_nodes" "all" {
+  depends_on = [apm_node.web, apm_node.app, apm_node.job]
+}
+
 data "apm_node" "web" {
-  system_name = apm_node.web.system_name
+  system_name = apm_system.shop.name
   name        = apm_node.web.name
 }
 
@@ -70,20 +81,41 @@ func TestAccDataSources(t *testing.T) {
 	if len(public) == 0 {
 		t.Fatal("apmsim serves no public nodes; the data source check below would prove nothing")
 	}
+	sameAs := func(dataAddr string, dataPath tfjsonpath.Path, resAddr, resAttr string) statecheck.StateCheck {
+		return statecheck.CompareValuePairs(dataAddr, dataPath, resAddr, tfjsonpath.New(resAttr), compare.ValuesSame())
+	}
+	nodes := tfjsonpath.New("nodes")
+	systems := tfjsonpath.New("systems")
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
 		Steps: []resource.TestStep{
 			{
-				Config: env.config(dataSourcesConfig),
+				Config:           env.config(dataSourcesConfig),
+				ConfigPlanChecks: applied(),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.apm_systems.all", tfjsonpath.New("systems"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("batch"), "node_count": knownvalue.Int64Exact(0)}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("shop"), "node_count": knownvalue.Int64Exact(2)}),
+					// apm_systems: sorted by name, with counts and ids.
+					statecheck.ExpectKnownValue("data.apm_systems.all", systems, knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id": knownvalue.NotNull(), "name": knownvalue.StringExact("batch"), "node_count": knownvalue.Int64Exact(1),
+							"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
+							"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
+						}),
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id": knownvalue.NotNull(), "name": knownvalue.StringExact("shop"), "node_count": knownvalue.Int64Exact(2),
+							"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
+							"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
+						}),
 					})),
+					sameAs("data.apm_systems.all", systems.AtSliceIndex(0).AtMapKey("id"), "apm_system.batch", "id"),
+					sameAs("data.apm_systems.all", systems.AtSliceIndex(1).AtMapKey("id"), "apm_system.shop", "id"),
+
+					// apm_system: id, node count and nodes sorted by name.
+					sameAs("data.apm_system.shop", tfjsonpath.New("id"), "apm_system.shop", "id"),
 					statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("node_count"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("nodes"), knownvalue.ListExact([]knownvalue.Check{
+					statecheck.ExpectKnownValue("data.apm_system.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"), "status": knownvalue.StringExact("running"),
 						}),
@@ -91,16 +123,48 @@ func TestAccDataSources(t *testing.T) {
 							"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"), "status": knownvalue.StringExact("running"),
 						}),
 					})),
-					statecheck.ExpectKnownValue("data.apm_nodes.shop", tfjsonpath.New("nodes"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact("shop/app-01"), "agent_port": knownvalue.Int64Exact(7731)}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact("shop/web-01"), "agent_port": knownvalue.Int64Exact(7730)}),
+
+					// apm_nodes with a filter: only shop's, sorted, every item attribute.
+					statecheck.ExpectKnownValue("data.apm_nodes.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
+							"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"),
+							"agent_port": knownvalue.Int64Exact(7731), "status": knownvalue.StringExact("running"),
+						}),
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
+							"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"),
+							"agent_port": knownvalue.Int64Exact(7730), "status": knownvalue.StringExact("running"),
+						}),
 					})),
-					statecheck.CompareValuePairs("data.apm_node.web", tfjsonpath.New("node_id"), "apm_node.web", tfjsonpath.New("node_id"), compare.ValuesSame()),
+					sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.app", "id"),
+					sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("id"), "apm_node.web", "id"),
+					sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("system_id"), "apm_system.shop", "id"),
+
+					// apm_nodes without a filter: every node, sorted by system then name.
+					statecheck.ExpectKnownValue("data.apm_nodes.all", nodes, knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("batch"), "name": knownvalue.StringExact("job-01")}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("app-01")}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("web-01")}),
+					})),
+					sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("system_id"), "apm_system.batch", "id"),
+					sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.job", "id"),
+
+					// apm_node: the detail, with the resource's ids.
+					sameAs("data.apm_node.web", tfjsonpath.New("id"), "apm_node.web", "id"),
+					sameAs("data.apm_node.web", tfjsonpath.New("system_id"), "apm_system.shop", "id"),
+					sameAs("data.apm_node.web", tfjsonpath.New("node_id"), "apm_node.web", "node_id"),
 					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
+					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
+					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("status"), knownvalue.StringExact("running")),
 					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListSizeExact(0)),
-					statecheck.ExpectKnownValue("data.apm_public_nodes.all", tfjsonpath.New("nodes"), knownvalue.ListSizeExact(len(public))),
-					statecheck.ExpectKnownValue("data.apm_public_nodes.all", tfjsonpath.New("nodes").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(public[0].NodeName)),
+
+					// The public ones.
+					statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes, knownvalue.ListSizeExact(len(public))),
+					statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(public[0].NodeName)),
+					statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("node_id"), knownvalue.StringExact(public[0].NodeID)),
 					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
+					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("status"), knownvalue.StringExact(info.Status)),
 					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("ha_mode"), knownvalue.Bool(info.HAMode)),
 				},
 			},
@@ -108,15 +172,16 @@ func TestAccDataSources(t *testing.T) {
 	})
 }
 
-func TestAccDataSourceSystem_notFound(t *testing.T) {
+func TestAccDataSources_notFound(t *testing.T) {
 	env := newAccEnv(t)
+	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				Config:      env.config(`data "apm_system" "missing" { name = "missing" }`),
-				ExpectError: errorMatching(`Failed to read system "missing"`, "System not found: missing"),
+				ExpectError: errorMatching("Failed to read apm_system", "System not found: missing"),
 			},
 			{
 				Config: env.config(`
@@ -125,10 +190,47 @@ data "apm_node" "missing" {
   name        = "n1"
 }
 `),
-				ExpectError: errorMatching(`Failed to read node "missing/n1"`),
+				ExpectError: errorMatching("Failed to read apm_node", "System not found: missing"),
+			},
+			{
+				Config: env.config(`
+data "apm_node" "missing" {
+  system_name = "shop"
+  name        = "n1"
+}
+`),
+				ExpectError: errorMatching("Failed to read apm_node", "Node not found: n1"),
 			},
 		},
 	})
+}
+
+// apm_nodes with a system_name that names no system is an error naming it, not an empty
+// list; and it writes nothing.
+func TestAccDataSourceNodes_unknownSystem(t *testing.T) {
+	env := newAccEnv(t)
+	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+	env.sim.Sim.ResetRequestCounts()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      env.config(`data "apm_nodes" "x" { system_name = "nosuch" }`),
+				ExpectError: errorMatching("Failed to read apm_nodes", `no system is named "nosuch"`),
+			},
+			{
+				// An existing system without nodes is an empty list.
+				Config: env.config(`data "apm_nodes" "x" { system_name = "shop" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.apm_nodes.x", tfjsonpath.New("nodes"), knownvalue.ListSizeExact(0)),
+				},
+			},
+		},
+	})
+	if n := env.writes(); n != 0 {
+		t.Errorf("reading data sources made %d write requests", n)
+	}
 }
 
 // Reads work with a viewer key: read-only users can plan.
@@ -136,16 +238,23 @@ func TestAccDataSources_viewerKeyCanRead(t *testing.T) {
 	env := newAccEnv(t)
 	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
 	env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "web-01", SystemName: "shop", HostIP: "10.0.0.11", AgentPort: 7730}))
+	id := env.systemID("shop")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: env.configWithKey(env.sim.ViewerKey, `data "apm_nodes" "all" {}`),
+				Config: env.configWithKey(env.sim.ViewerKey, `
+data "apm_nodes" "all" {}
+data "apm_system" "shop" { name = "shop" }
+`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.apm_nodes.all", tfjsonpath.New("nodes"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact("shop/web-01")}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"id": knownvalue.StringExact(id + "/web-01"), "system_id": knownvalue.StringExact(id),
+						}),
 					})),
+					statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("id"), knownvalue.StringExact(id)),
 				},
 			},
 		},

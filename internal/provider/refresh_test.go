@@ -1,46 +1,36 @@
 package provider
 
 import (
-	"fmt"
 	"maps"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 )
 
-// fleetConfig declares one system with n nodes.
+// fleetConfig declares one system with n nodes that refer to it by id.
 func fleetConfig(n int) string {
-	var b strings.Builder
-	b.WriteString("resource \"apm_system\" \"fleet\" {\n  name = \"fleet\"\n}\n")
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, `
-resource "apm_node" "n%[1]d" {
-  system_name = apm_system.fleet.name
-  name        = "node-%02[1]d"
-  host_ip     = "10.1.0.%[1]d"
-  agent_port  = 7730
-}
-`, i)
-	}
-	return b.String()
+	return systemHCL("fleet", "fleet") + fleetNodesHCL("apm_system.fleet.id", n)
 }
 
 const (
+	systemList = "GET /rest/systems"
 	systemRead = "GET /rest/systems/{systemName}"
 	nodeRead   = "GET /rest/nodes/{nodeName}/systems/{systemName}"
 )
 
-// A refresh costs one GET per managed object and nothing else: no list calls, no
-// writes, no second read of the same object.
+// A refresh costs one GET per managed object, plus the one list of the systems with which
+// each provider start checks the connection (and learns the systems' names): no other
+// list calls, no writes, no second read of the same object.
 func TestAccRefresh_oneGetPerObject(t *testing.T) {
 	const nodes = 5
 	env := newAccEnv(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
 		Steps: []resource.TestStep{
-			{Config: env.config(fleetConfig(nodes))},
+			{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
 			{
 				PreConfig:    env.sim.Sim.ResetRequestCounts,
 				RefreshState: true,
@@ -49,16 +39,61 @@ func TestAccRefresh_oneGetPerObject(t *testing.T) {
 				PreConfig: func() {
 					// The harness refreshes more than once in a refresh step (refresh, then
 					// plan), so compare per pass: each pass reads the system once and each
-					// node once.
+					// node once, and its provider start lists the systems once.
 					got := env.sim.Sim.RequestCounts()
 					passes := got[systemRead]
+					lists := got[systemList]
+					delete(got, systemList)
 					want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
 					if passes == 0 || !maps.Equal(got, want) {
-						t.Errorf("refreshing 1 system and %d nodes made %v; want only %v", nodes, got, want)
+						t.Errorf("refreshing 1 system and %d nodes made %v (and %d lists); want only %v", nodes, got, lists, want)
+					}
+					if lists > passes {
+						t.Errorf("%d refresh passes listed the systems %d times; want at most once per pass", passes, lists)
 					}
 				},
 				Config:   env.config(fleetConfig(nodes)),
 				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// After someone renamed the system, the nodes' refresh still costs one GET each: the
+// provider start's list of the systems knows the new name.
+func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
+	const nodes = 3
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
+			{
+				PreConfig: func() {
+					env.must(env.admin.RenameSystem(env.ctx(), "fleet", "fleet-old"))
+					env.sim.Sim.ResetRequestCounts()
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true, // the system is to be renamed back
+			},
+			{
+				PreConfig: func() {
+					// Per pass: one GET of the system (the first by its old name, a 404, and one
+					// more list of the systems to find it by id), one GET per node.
+					got := env.sim.Sim.RequestCounts()
+					passes := got[systemRead]
+					lists := got[systemList]
+					delete(got, systemList)
+					want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
+					if passes == 0 || !maps.Equal(got, want) || lists > 2*passes {
+						t.Errorf("refreshing after a rename made %v and %d lists; want %v and at most %d lists", got, lists, want, 2*passes)
+					}
+				},
+				Config:           env.config(fleetConfig(nodes)),
+				ConfigPlanChecks: applied(exactActions{"apm_system.fleet": plancheck.ResourceActionUpdate}),
+				Check:            env.checkSystems("fleet"),
 			},
 		},
 	})

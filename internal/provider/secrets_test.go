@@ -1,12 +1,22 @@
 package provider
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
 // With TF_LOG=TRACE the log (the harness writes the CLI's and the in-process provider's
@@ -19,18 +29,22 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	t.Setenv("TF_ACC_LOG_PATH", cliLog)
 	t.Setenv(envEndpoint, env.sim.URL)
 	t.Setenv(envAPIKey, env.sim.AdminKey)
+	config := `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
 		Steps: []resource.TestStep{
-			{Config: `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)},
+			{Config: config, ConfigPlanChecks: applied()},
 			{
-				// A failed request logs too: an out-of-band delete, then the 404 on refresh.
-				PreConfig:          func() { env.deleteNode("shop", "web-01") },
-				Config:             `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				// A failed request logs too: an out-of-band delete, then the 404 of the node's
+				// read on refresh.
+				PreConfig: func() { env.deleteNode("shop", "web-01") },
+				Config:    config,
+				ConfigPlanChecks: applied(
+					exactActions{"apm_node.test": plancheck.ResourceActionCreate},
+				),
 			},
 		},
 	})
@@ -40,12 +54,206 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	for _, want := range []string{"APM API request", "apm_path=/rest/nodes", "apm_status=404"} {
+	// The 404 of the node's read: one line with the request's path and status.
+	notFound := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "APM API response") && strings.Contains(line, "apm_path=/rest/nodes/web-01/systems/shop") &&
+			strings.Contains(line, "apm_status=404") {
+			notFound = true
+		}
+	}
+	if !notFound {
+		t.Errorf("the TRACE log (%d bytes) has no line of the node read's 404 (APM API response, apm_path=/rest/nodes/web-01/systems/shop, apm_status=404); the check below would prove little", len(data))
+	}
+	for _, want := range []string{"APM API request", "apm_method=POST", "apm_path=/rest/nodes"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the TRACE log lacks %q (%d bytes); the check below would prove nothing", want, len(data))
 		}
 	}
 	if strings.Contains(text, env.sim.AdminKey) {
 		t.Error("the TRACE log contains the API key")
+	}
+}
+
+// providerHCL is a provider block; extra lines go into it.
+func providerHCL(endpoint, key string, extra ...string) string {
+	b := fmt.Sprintf("provider \"apm\" {\n  endpoint    = %q\n  max_retries = 0\n", endpoint)
+	if key != "" {
+		b += fmt.Sprintf("  api_key     = %q\n", key)
+	}
+	return b + strings.Join(append(extra, ""), "\n") + "}\n"
+}
+
+// closedEndpoint is an http:// URL on which nothing listens.
+func closedEndpoint(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return "http://" + addr
+}
+
+// A wrong key fails the plan, not the apply: nothing is written.
+func TestAccProvider_wrongKeyFailsAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:   env.configWithKey("not-a-key", systemHCL("test", "nope")),
+				PlanOnly: true,
+				ExpectError: errorMatching("Cannot use the APM manager at "+env.sim.URL, "401",
+					"api_key argument of the provider or the APM_API_KEY", "skip_connection_check"),
+			},
+		},
+	})
+	if n := env.writes(); n != 0 {
+		t.Errorf("a rejected key made %d write requests", n)
+	}
+	if err := env.checkSystems()(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// An unreachable endpoint fails the plan and names the endpoint; skip_connection_check
+// lets a plan that needs no request succeed.
+func TestAccProvider_unreachableEndpointFailsAtPlan(t *testing.T) {
+	endpoint := closedEndpoint(t)
+	config := func(extra ...string) string {
+		return providerHCL(endpoint, "some-key", append(extra, `  request_timeout = "5s"`)...) + systemHCL("test", "shop")
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config(),
+				PlanOnly:    true,
+				ExpectError: errorMatching("Cannot use the APM manager at "+endpoint, "could not be reached", "skip_connection_check = true"),
+			},
+			{
+				Config:             config("  skip_connection_check = true"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
+
+// An HTTPS manager whose certificate the provider does not trust fails the plan; with its
+// CA in ca_cert_pem it works.
+func TestAccProvider_tls(t *testing.T) {
+	sim, caPEM := apmsimtest.StartTLS(t)
+	admin, err := apm.New(apm.Config{Endpoint: sim.URL, APIKey: sim.AdminKey, CACertPEM: caPEM, MaxRetries: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &accEnv{t: t, sim: sim, admin: admin}
+	if !strings.HasPrefix(sim.URL, "https://") {
+		t.Fatalf("apmsimtest.StartTLS serves %s", sim.URL)
+	}
+	untrusted := providerHCL(sim.URL, sim.AdminKey) + systemHCL("test", "secure")
+	trusted := providerHCL(sim.URL, sim.AdminKey, fmt.Sprintf("  ca_cert_pem = %q", caPEM)) + systemHCL("test", "secure")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				Config:      untrusted,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot use the APM manager at ` + regexp.QuoteMeta(sim.URL) + `.*(?i:certificate|x509|tls)`),
+			},
+			{
+				Config:           trusted,
+				ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate)),
+				Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems("secure")),
+			},
+		},
+	})
+	if n := env.writes(); n != 2 { // the create and the destroy
+		t.Errorf("%d write requests, want 2 (the untrusted plan must write nothing)", n)
+	}
+}
+
+// An endpoint without scheme is refused with the URL it probably means.
+func TestAccProvider_endpointWithoutScheme(t *testing.T) {
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      providerHCL("127.0.0.1:8443", "k") + systemHCL("test", "shop"),
+				PlanOnly:    true,
+				ExpectError: errorMatching("APM endpoint without a scheme", "https://127.0.0.1:8443"),
+			},
+		},
+	})
+}
+
+func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
+	t.Setenv(envEndpoint, "")
+	t.Setenv(envAPIKey, "")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      `provider "apm" {}` + systemHCL("test", "x"),
+				PlanOnly:    true,
+				ExpectError: errorMatching("Missing APM endpoint", "APM_ENDPOINT"),
+			},
+		},
+	})
+}
+
+// Without an API key the public data sources work, and a managed resource fails the plan.
+func TestAccProvider_noKey(t *testing.T) {
+	env := newAccEnv(t)
+	t.Setenv(envAPIKey, "")
+	info, err := env.admin.ManagerInfo(env.ctx())
+	env.must(err)
+	public := `
+data "apm_manager_info" "this" {}
+data "apm_public_nodes" "all" {}
+`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:           providerHCL(env.sim.URL, "") + public,
+				ConfigPlanChecks: applied(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
+					statecheck.ExpectKnownValue("data.apm_public_nodes.all", tfjsonpath.New("nodes"), knownvalue.NotNull()),
+				},
+			},
+			{
+				Config:      providerHCL(env.sim.URL, "") + public + systemHCL("test", "shop"),
+				PlanOnly:    true,
+				ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
+			},
+			{
+				Config:      providerHCL(env.sim.URL, "") + `data "apm_systems" "all" {}`,
+				PlanOnly:    true,
+				ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
+			},
+		},
+	})
+	if n := env.writes(); n != 0 {
+		t.Errorf("a provider without key made %d write requests", n)
+	}
+	if err := env.checkSystems()(nil); err != nil {
+		t.Error(err)
 	}
 }

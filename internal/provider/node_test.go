@@ -1,0 +1,592 @@
+package provider
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+)
+
+// newAccEnvWith is newAccEnv with options for the test's apmsim, such as
+// apmsimtest.WithOmitOptionalFields().
+func newAccEnvWith(t *testing.T, opts ...func(*apmsim.Options)) *accEnv {
+	t.Helper()
+	sim := apmsimtest.Start(t, opts...)
+	admin, err := apm.New(apm.Config{Endpoint: sim.URL, APIKey: sim.AdminKey, MaxRetries: 0})
+	if err != nil {
+		t.Fatalf("admin client: %v", err)
+	}
+	return &accEnv{t: t, sim: sim, admin: admin}
+}
+
+// nodeHCL declares apm_node.<label>; systemID is an HCL expression.
+func nodeHCL(label, systemID, name, hostIP string, agentPort int) string {
+	return fmt.Sprintf(`
+resource "apm_node" %q {
+  system_id  = %s
+  name       = %q
+  host_ip    = %q
+  agent_port = %d
+}
+`, label, systemID, name, hostIP, agentPort)
+}
+
+// fleetNodesHCL declares apm_node.n1 .. n<count>, named node-01 ..., at 10.1.0.<i>:7730.
+func fleetNodesHCL(systemID string, count int) string {
+	var b strings.Builder
+	for i := 1; i <= count; i++ {
+		b.WriteString(nodeHCL(fmt.Sprintf("n%d", i), systemID, fmt.Sprintf("node-%02d", i), fmt.Sprintf("10.1.0.%d", i), 7730))
+	}
+	return b.String()
+}
+
+// checkNode compares the manager's node with the expected values.
+func (e *accEnv) checkNode(system, name, hostIP string, agentPort int64) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		node, err := e.admin.GetNode(e.ctx(), system, name)
+		if err != nil {
+			return fmt.Errorf("node %s/%s: %w", system, name, err)
+		}
+		if node.HostIP != hostIP || node.AgentPort != agentPort {
+			return fmt.Errorf("node %s/%s is %s:%d in the manager, want %s:%d", system, name, node.HostIP, node.AgentPort, hostIP, agentPort)
+		}
+		return nil
+	}
+}
+
+// checkNodeInManager passes when the node that addr's state describes exists in the
+// manager, in the system with the state's system_id, with the state's node_id, host_ip
+// and agent_port, and the state's id is <system_id>/<name>.
+func (e *accEnv) checkNodeInManager(addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", addr)
+		}
+		a := rs.Primary.Attributes
+		systemName := ""
+		systems, err := e.admin.ListSystems(e.ctx())
+		if err != nil {
+			return err
+		}
+		for _, sys := range systems {
+			if sys.SystemID == a["system_id"] {
+				systemName = sys.SystemName
+			}
+		}
+		if systemName == "" {
+			return fmt.Errorf("%s: no system has the id %q", addr, a["system_id"])
+		}
+		node, err := e.admin.GetNode(e.ctx(), systemName, a["name"])
+		if err != nil {
+			return fmt.Errorf("%s: %w", addr, err)
+		}
+		port, _ := strconv.ParseInt(a["agent_port"], 10, 64)
+		switch {
+		case a["id"] != a["system_id"]+"/"+a["name"]:
+			return fmt.Errorf("%s: id %q, want %s/%s", addr, a["id"], a["system_id"], a["name"])
+		case node.NodeID != a["node_id"]:
+			return fmt.Errorf("%s: state node_id %q, the manager's nodeId %q", addr, a["node_id"], node.NodeID)
+		case node.HostIP != a["host_ip"] || node.AgentPort != port:
+			return fmt.Errorf("%s: state %s:%d, the manager %s:%d", addr, a["host_ip"], port, node.HostIP, node.AgentPort)
+		}
+		return nil
+	}
+}
+
+func (e *accEnv) deleteNode(system, name string) {
+	e.t.Helper()
+	node, err := e.admin.GetNode(e.ctx(), system, name)
+	e.must(err)
+	e.must(e.admin.DeleteNode(e.ctx(), system, node.NodeID))
+}
+
+// nodeConfig declares systems "shop" and "shop2" and the node web-01 in system (a label).
+func nodeConfig(system, hostIP string, agentPort int) string {
+	return systemHCL("shop", "shop") + systemHCL("shop2", "shop2") +
+		nodeHCL("test", "apm_system."+system+".id", "web-01", hostIP, agentPort)
+}
+
+// Node: create, update in place (same nodeId), move to another system (replace), import
+// by system name and by system id.
+func TestAccNode_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(nodeConfig("shop", "10.0.0.11", 7730)),
+				ConfigPlanChecks: applied(
+					plancheck.ExpectResourceAction("apm_node.test", plancheck.ResourceActionCreate),
+					plancheck.ExpectUnknownValue("apm_node.test", tfjsonpath.New("node_id")),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop", tfjsonpath.New("id"), compare.ValuesSame()),
+					// apmsim's generated nodeIds differ from the names: the provider must use them.
+					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.StringFunc(func(v string) error {
+						if v == "" || v == "web-01" {
+							return fmt.Errorf("node_id %q is not the manager's nodeId", v)
+						}
+						return nil
+					})),
+					sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkExists("apm_node.test"),
+					env.checkNodeInManager("apm_node.test"),
+					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				),
+			},
+			{
+				// Address and agent port change in place; the node keeps its nodeId.
+				Config:           env.config(nodeConfig("shop", "10.0.0.12", 7731)),
+				ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7731)),
+					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.12")),
+					sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkNodeInManager("apm_node.test"),
+					env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+				),
+			},
+			{
+				// Moving to another system replaces the node.
+				Config:           env.config(nodeConfig("shop2", "10.0.0.12", 7731)),
+				ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionDestroyBeforeCreate}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop2", tfjsonpath.New("id"), compare.ValuesSame()),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkNodeInManager("apm_node.test"),
+					env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
+					func(*terraform.State) error {
+						if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
+							return fmt.Errorf("shop/web-01 should be gone after the move, got %v", err)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				ResourceName:      "apm_node.test",
+				ImportState:       true,
+				ImportStateId:     "shop2/web-01",
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      "apm_node.test",
+				ImportState:       true,
+				ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:    "apm_node.test",
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "shop2/web-01",
+			},
+			{
+				ResourceName:      "apm_node.test",
+				ImportState:       true,
+				ImportStateKind:   resource.ImportBlockWithID,
+				ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
+			},
+		},
+	})
+}
+
+// Changes made outside Terraform show in the plan and apply repairs them.
+func TestAccNode_driftIsRepaired(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemHCL("shop", "shop") + nodeHCL("web", "apm_system.shop.id", "web-01", "10.0.0.11", 7730) +
+		nodeHCL("app", "apm_system.shop.id", "app-01", "fd00::12", 7730))
+	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				Config:            config,
+				ConfigPlanChecks:  applied(),
+				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
+			},
+			{
+				// Another spelling of the same address is no change.
+				PreConfig: func() {
+					node, err := env.admin.GetNode(env.ctx(), "shop", "app-01")
+					env.must(err)
+					env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "fd00:0:0:0:0:0:0:12"}))
+				},
+				Config:   config,
+				PlanOnly: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// Another operator moved the node's agent.
+				PreConfig: func() {
+					node, err := env.admin.GetNode(env.ctx(), "shop", "web-01")
+					env.must(err)
+					env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "10.0.0.99", AgentPort: 9999}))
+				},
+				Config: config,
+				ConfigPlanChecks: applied(
+					exactActions{"apm_node.web": plancheck.ResourceActionUpdate},
+					plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
+					plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+					env.checkNodeInManager("apm_node.web"),
+				),
+			},
+			{
+				// Scaled in outside Terraform: the plan creates it again, and apply does.
+				PreConfig:        func() { env.deleteNode("shop", "web-01") },
+				Config:           config,
+				ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionCreate}),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+					env.checkNodeInManager("apm_node.web"),
+				),
+			},
+		},
+	})
+}
+
+// Import IDs: a malformed one gives the accepted form; an unknown system or node fails.
+func TestAccNode_importErrors(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(nodeConfig("shop", "10.0.0.11", 7730))
+	malformed := func(id string) resource.TestStep {
+		return resource.TestStep{
+			ResourceName:  "apm_node.test",
+			ImportState:   true,
+			ImportStateId: id,
+			ExpectError: errorMatching("Invalid import ID for apm_node", "Expected <system>/<name>",
+				"the system's name or id", "for example shop/web-01", fmt.Sprintf("got %q", id)),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{Config: config, ConfigPlanChecks: applied()},
+			malformed("web-01"),
+			malformed("shop/web-01/x"),
+			malformed("shop/"),
+			{
+				ResourceName:  "apm_node.test",
+				ImportState:   true,
+				ImportStateId: "nosuch/web-01",
+				ExpectError:   errorMatching("Cannot import apm_node nosuch/web-01", `no system has the name or id "nosuch"`),
+			},
+			{
+				ResourceName:  "apm_node.test",
+				ImportState:   true,
+				ImportStateId: "shop/nope",
+				ExpectError:   errorMatching("Cannot import non-existent remote object"),
+			},
+		},
+	})
+}
+
+// Creating a node that exists already fails, and prints an import ID that works.
+func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
+	env := newAccEnv(t)
+	// Someone made the system and registered the node outside Terraform.
+	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+	env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "web-01", SystemName: "shop", HostIP: "10.0.0.11", AgentPort: 7730}))
+	printed := env.systemID("shop") + "/web-01"
+	config := env.config(`
+import {
+  to = apm_system.shop
+  id = "shop"
+}
+` + systemHCL("shop", "shop") + nodeHCL("web", "apm_system.shop.id", "web-01", "10.0.0.11", 7730))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				// The printed ID is exactly <system_id>/web-01: the regexp bounds it with the
+				// quotes of the import block, and the next step imports with exactly it.
+				Config: config,
+				ExpectError: errorMatching("Node already exists: web-01",
+					"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
+			},
+			{
+				Config: config + fmt.Sprintf(`
+import {
+  to = apm_node.web
+  id = %q
+}
+`, printed),
+				ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionNoop, "apm_system.shop": plancheck.ResourceActionNoop}),
+				Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.web"), env.checkSystemInManager("apm_system.shop")),
+			},
+		},
+	})
+}
+
+// A manager that answers only documented fields: no nodeId in the node detail, so the
+// node's name is its id.
+func TestAccNode_terseManager(t *testing.T) {
+	env := newAccEnvWith(t, apmsimtest.WithOmitOptionalFields())
+	config := func(ip string, port int) string {
+		return env.config(systemHCL("shop", "shop") + nodeHCL("test", "apm_system.shop.id", "web-01", ip, port))
+	}
+	nodeIDIsName := statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.StringExact("web-01"))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				Config:            config("10.0.0.11", 7730),
+				ConfigPlanChecks:  applied(),
+				ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkNodeInManager("apm_node.test"),
+					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				),
+			},
+			{
+				Config:            config("10.0.0.12", 7731),
+				ConfigPlanChecks:  applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
+				ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
+				Check:             env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+			},
+			{
+				ResourceName:      "apm_node.test",
+				ImportState:       true,
+				ImportStateId:     "shop/web-01",
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:    "apm_node.test",
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "shop/web-01",
+			},
+		},
+	})
+}
+
+func TestAccNode_invalidInputFailsAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+	id := fmt.Sprintf("%q", env.systemID("shop"))
+	env.sim.Sim.ResetRequestCounts()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      env.config(nodeHCL("bad", id, "web-01", "300.1.1.1", 7730)),
+				ExpectError: errorMatching("Invalid IP address", "Attribute host_ip value must be an IPv4 or IPv6", `"300.1.1.1"`),
+			},
+			{
+				Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 0)),
+				ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 0"),
+			},
+			{
+				Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 65536)),
+				ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 65536"),
+			},
+			{
+				Config:      env.config(nodeHCL("bad", id, "web 01", "10.0.0.1", 7730)),
+				ExpectError: errorMatching("Attribute name must be 1 to 63 characters"),
+			},
+			{
+				Config:      env.config(nodeHCL("bad", id, "..", "10.0.0.1", 7730)),
+				ExpectError: errorMatching("Attribute name value must be none of"),
+			},
+			{
+				Config:      env.config(nodeHCL("bad", `""`, "web-01", "10.0.0.1", 7730)),
+				ExpectError: errorMatching("Attribute system_id string length must be at least 1"),
+			},
+		},
+	})
+	if n := env.writes(); n != 0 {
+		t.Errorf("invalid configuration reached the manager: %d write requests", n)
+	}
+}
+
+// A system_id that names no system fails the create with an explanation.
+func TestAccNode_unknownSystemIsExplained(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      env.config(nodeHCL("orphan", `"SYS-9999"`, "web-01", "10.0.0.1", 7730)),
+				ExpectError: errorMatching(`Failed to create node "web-01" of system SYS-9999`, `no system has the id "SYS-9999"`, "apm_system.example.id"),
+			},
+		},
+	})
+	if n := env.writes(); n != 0 {
+		t.Errorf("a node of no system reached the manager: %d write requests", n)
+	}
+}
+
+func TestAccNode_viewerKeyIsForbidden(t *testing.T) {
+	env := newAccEnv(t)
+	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+	id := fmt.Sprintf("%q", env.systemID("shop"))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      env.configWithKey(env.sim.ViewerKey, nodeHCL("test", id, "web-01", "10.0.0.1", 7730)),
+				ExpectError: errorMatching(`Failed to create node "web-01"`, "403", "Access denied", "administrator key"),
+			},
+		},
+	})
+	if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
+		t.Errorf("the viewer's node should not exist: %v", err)
+	}
+}
+
+// A server on a node keeps it from being deleted: the delete gives up after
+// timeouts.delete and names the server; the data sources show the server meanwhile.
+func TestAccNode_destroyBlockedByServer(t *testing.T) {
+	env := newAccEnv(t)
+	resources := env.config(systemHCL("shop", "shop") + `
+resource "apm_node" "web" {
+  system_id  = apm_system.shop.id
+  name       = "web-01"
+  host_ip    = "10.0.0.11"
+  agent_port = 7730
+  timeouts = {
+    delete = "2s"
+  }
+}
+`)
+	withData := resources + `
+data "apm_node" "web" {
+  system_name = apm_system.shop.name
+  name        = apm_node.web.name
+}
+
+data "apm_systems" "all" {}
+`
+	web := apm.ServerRef{Kind: apm.KindWeb, ServerID: "httpd-1", NodeName: "web-01", SystemName: "shop"}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{Config: resources, ConfigPlanChecks: applied()},
+			{
+				PreConfig: func() {
+					env.must(env.admin.InstallServer(env.ctx(), apm.KindWeb, apm.ServerSpec{
+						ServerID: web.ServerID, NodeName: web.NodeName, SystemName: web.SystemName, HTTPPort: 8081, HTTPSPort: 8443,
+					}))
+				},
+				Config:           withData,
+				ConfigPlanChecks: applied(exactActions{}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"server_id": knownvalue.StringExact("httpd-1")}),
+					})),
+					statecheck.ExpectKnownValue("data.apm_systems.all", tfjsonpath.New("systems"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("shop"), "web_count": knownvalue.Int64Exact(1)}),
+					})),
+				},
+			},
+			{
+				Config:      resources,
+				Destroy:     true,
+				ExpectError: errorMatching(`Failed to delete node "web-01"`, "gave up after 2s", `server "httpd-1"`, "timeouts.delete"),
+			},
+			{
+				// Node and system are still there and managed; remove the server so that the
+				// final destroy succeeds.
+				PreConfig: func() { env.must(env.admin.UninstallServer(env.ctx(), web)) },
+				Config:    resources,
+				PlanOnly:  true,
+			},
+		},
+	})
+}
+
+// Nodes that name their system by a literal id are updated in parallel with a rename of
+// the system. A node update that starts before the rename ends addresses the system by its
+// old name, gets 404, and must look the name up again rather than fail.
+func TestAccNode_updateDuringParallelRename(t *testing.T) {
+	env := newAccEnv(t)
+	env.must(env.admin.CreateSystem(env.ctx(), "orders"))
+	id := fmt.Sprintf("%q", env.systemID("orders"))
+	config := func(system, ip string) string {
+		return env.config(systemHCL("s", system) + nodeHCL("n", id, "node-01", ip, 7730))
+	}
+	const nodePut = "PUT /rest/nodes/{nodeId}/systems/{systemName}"
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				Config: `
+import {
+  to = apm_system.s
+  id = "orders"
+}
+` + config("orders", "10.1.0.1"),
+				ConfigPlanChecks: applied(exactActions{"apm_system.s": plancheck.ResourceActionNoop, "apm_node.n": plancheck.ResourceActionCreate}),
+			},
+			{
+				PreConfig: func() {
+					// The rename takes 2s; the node's update reaches the manager after it.
+					env.must(env.sim.Sim.SetFaults(
+						apmsim.FaultRule{Method: "PUT", Path: "/rest/systems/*", Latency: 2 * time.Second},
+						apmsim.FaultRule{Method: "PUT", Path: "/rest/nodes/*", Latency: 3 * time.Second},
+					))
+					env.sim.Sim.ResetRequestCounts()
+				},
+				Config: config("orders-v2", "10.1.0.9"),
+				ConfigPlanChecks: applied(exactActions{
+					"apm_system.s": plancheck.ResourceActionUpdate, "apm_node.n": plancheck.ResourceActionUpdate,
+				}),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkSystems("orders-v2"),
+					env.checkNode("orders-v2", "node-01", "10.1.0.9", 7730),
+					env.checkNodeInManager("apm_node.n"),
+					func(*terraform.State) error {
+						env.must(env.sim.Sim.SetFaults())
+						if n := env.sim.Sim.RequestCounts()[nodePut]; n != 2 {
+							return fmt.Errorf("the node was updated with %d PUT(s); want 2 (old name: 404, new name: done), or the test did not race the rename", n)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}

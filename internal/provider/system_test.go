@@ -1,0 +1,567 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+)
+
+// systemHCL declares apm_system.<label> named name; extra goes into the block.
+func systemHCL(label, name string, extra ...string) string {
+	return fmt.Sprintf(`
+resource "apm_system" %q {
+  name = %q
+%s}
+`, label, name, strings.Join(append(extra, ""), "\n"))
+}
+
+// applied is the plan checks of an apply step: the PreApply checks given, and after the
+// apply no drift and an empty plan.
+func applied(preApply ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: preApply, PostApplyPostRefresh: cleanAfterApply.PostApplyPostRefresh}
+}
+
+// exactActions is a plan check: each listed managed resource has its action, and every
+// other managed resource of the plan is a no-op.
+type exactActions map[string]plancheck.ResourceActionType
+
+func (want exactActions) CheckPlan(ctx context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	var errs []error
+	for addr, action := range want {
+		sub := &plancheck.CheckPlanResponse{}
+		plancheck.ExpectResourceAction(addr, action).CheckPlan(ctx, req, sub)
+		if sub.Error != nil {
+			errs = append(errs, sub.Error)
+		}
+	}
+	for _, rc := range req.Plan.ResourceChanges {
+		if _, listed := want[rc.Address]; listed || rc.Mode != "managed" {
+			continue
+		}
+		if rc.Change == nil || !rc.Change.Actions.NoOp() {
+			errs = append(errs, fmt.Errorf("%s: want no-op, got %v", rc.Address, rc.Change.Actions))
+		}
+	}
+	resp.Error = errors.Join(errs...)
+}
+
+// stateAttr reads an attribute of a resource from a test state.
+func stateAttr(s *terraform.State, addr, attr string) (string, error) {
+	rs, ok := s.RootModule().Resources[addr]
+	if !ok {
+		return "", fmt.Errorf("%s is not in state", addr)
+	}
+	v, ok := rs.Primary.Attributes[attr]
+	if !ok {
+		return "", fmt.Errorf("%s has no attribute %s in state", addr, attr)
+	}
+	return v, nil
+}
+
+// importIDFrom is an ImportStateIdFunc: the resource's id in the state, with an optional
+// suffix (such as "/web-01").
+func importIDFrom(addr, suffix string) resource.ImportStateIdFunc {
+	return func(s *terraform.State) (string, error) {
+		v, err := stateAttr(s, addr, "id")
+		return v + suffix, err
+	}
+}
+
+// checkSystems passes when the manager has exactly the named systems.
+func (e *accEnv) checkSystems(names ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		systems, err := e.admin.ListSystems(e.ctx())
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, s := range systems {
+			got = append(got, s.SystemName)
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(names))
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("the manager has the systems %q, want exactly %q", got, want)
+		}
+		return nil
+	}
+}
+
+// checkSystemInManager passes when the system that addr's state describes exists in the
+// manager under the state's name and with the state's id.
+func (e *accEnv) checkSystemInManager(addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		name, err := stateAttr(s, addr, "name")
+		if err != nil {
+			return err
+		}
+		id, err := stateAttr(s, addr, "id")
+		if err != nil {
+			return err
+		}
+		sys, err := e.admin.GetSystem(e.ctx(), name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", addr, err)
+		}
+		if sys.SystemID != id {
+			return fmt.Errorf("%s: state id %q, but the manager's system %q has systemId %q", addr, id, name, sys.SystemID)
+		}
+		return nil
+	}
+}
+
+func (e *accEnv) systemID(name string) string {
+	e.t.Helper()
+	s, err := e.admin.GetSystem(e.ctx(), name)
+	e.must(err)
+	return s.SystemID
+}
+
+// System: create, rename in place (same id), import by name and by id, out-of-band delete.
+func TestAccSystem_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(systemHCL("test", "payments")),
+				ConfigPlanChecks: applied(
+					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+					plancheck.ExpectUnknownValue("apm_system.test", tfjsonpath.New("id")),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments")),
+					statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+					sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkExists("apm_system.test"),
+					env.checkSystemInManager("apm_system.test"),
+					env.checkSystems("payments"),
+				),
+			},
+			{
+				// A rename is an in-place update that keeps the manager's systemId.
+				Config: env.config(systemHCL("test", "payments-v2")),
+				ConfigPlanChecks: applied(
+					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
+					sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+					newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkSystemInManager("apm_system.test"),
+					env.checkSystems("payments-v2"),
+				),
+			},
+			{
+				ResourceName:      "apm_system.test",
+				ImportState:       true,
+				ImportStateId:     "payments-v2",
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      "apm_system.test",
+				ImportState:       true,
+				ImportStateIdFunc: importIDFrom("apm_system.test", ""),
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:    "apm_system.test",
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "payments-v2",
+			},
+			{
+				ResourceName:      "apm_system.test",
+				ImportState:       true,
+				ImportStateKind:   resource.ImportBlockWithID,
+				ImportStateIdFunc: importIDFrom("apm_system.test", ""),
+			},
+			{
+				// Deleted outside Terraform: the plan creates it again, and apply does.
+				PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), "payments-v2")) },
+				Config:    env.config(systemHCL("test", "payments-v2")),
+				ConfigPlanChecks: applied(
+					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkSystemInManager("apm_system.test"),
+					env.checkSystems("payments-v2"),
+				),
+			},
+		},
+	})
+}
+
+// Import IDs that name no system, or are malformed, are refused with the accepted form.
+func TestAccSystem_importErrors(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{
+				Config:           env.config(systemHCL("test", "shop")),
+				ConfigPlanChecks: applied(),
+			},
+			{
+				ResourceName:  "apm_system.test",
+				ImportState:   true,
+				ImportStateId: "nosuch",
+				ExpectError:   errorMatching("Cannot import apm_system nosuch", `no system has the name or id "nosuch"`),
+			},
+			{
+				ResourceName:  "apm_system.test",
+				ImportState:   true,
+				ImportStateId: "shop/web-01",
+				ExpectError:   errorMatching("Invalid import ID for apm_system", "Expected <system>", "the system's name or id", `got "shop/web-01"`),
+			},
+		},
+	})
+}
+
+// Another client renames a managed system: Terraform renames it back in place instead of
+// creating a second one, and its nodes are left alone.
+func TestAccSystem_renamedOutOfBandIsRenamedBack(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemHCL("shop", "shop") + fleetNodesHCL("apm_system.shop.id", 2))
+	sameSystemID := statecheck.CompareValue(compare.ValuesSame())
+	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{
+				Config:           config,
+				ConfigPlanChecks: applied(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
+					sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
+				},
+			},
+			{
+				PreConfig: func() { env.must(env.admin.RenameSystem(env.ctx(), "shop", "shop-old")) },
+				Config:    config,
+				ConfigPlanChecks: applied(
+					exactActions{"apm_system.shop": plancheck.ResourceActionUpdate},
+					plancheck.ExpectKnownValue("apm_system.shop", tfjsonpath.New("name"), knownvalue.StringExact("shop")),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
+					sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkSystems("shop"),
+					env.checkSystemInManager("apm_system.shop"),
+					env.checkNodeInManager("apm_node.n1"),
+					env.checkNodeInManager("apm_node.n2"),
+				),
+			},
+		},
+	})
+}
+
+// A rename in the configuration changes only the system: its nodes refer to it by id.
+func TestAccSystem_renameLeavesNodesAlone(t *testing.T) {
+	env := newAccEnv(t)
+	config := func(name string) string {
+		return env.config(systemHCL("x", name) + fleetNodesHCL("apm_system.x.id", 3))
+	}
+	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{
+				Config:            config("orders"),
+				ConfigPlanChecks:  applied(),
+				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
+			},
+			{
+				Config: config("orders-v2"),
+				ConfigPlanChecks: applied(
+					exactActions{"apm_system.x": plancheck.ResourceActionUpdate},
+					plancheck.ExpectResourceAction("apm_node.n1", plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction("apm_node.n2", plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction("apm_node.n3", plancheck.ResourceActionNoop),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkSystems("orders-v2"),
+					env.checkNodeInManager("apm_node.n1"),
+					env.checkNodeInManager("apm_node.n2"),
+					env.checkNodeInManager("apm_node.n3"),
+				),
+			},
+		},
+	})
+}
+
+// No false drift: after every apply, and after an explicit refresh, nothing has changed.
+func TestAccSystem_noFalseDrift(t *testing.T) {
+	env := newAccEnv(t)
+	config := func(system, ip string, port int) string {
+		return env.config(systemHCL("x", system) +
+			nodeHCL("n1", "apm_system.x.id", "node-01", ip, port) +
+			nodeHCL("n2", "apm_system.x.id", "node-02", "10.1.0.2", 7730) +
+			nodeHCL("n3", "apm_system.x.id", "node-03", "10.1.0.3", 7730))
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{
+				Config: config("fleet", "10.1.0.1", 7730),
+				ConfigPlanChecks: applied(exactActions{
+					"apm_system.x": plancheck.ResourceActionCreate, "apm_node.n1": plancheck.ResourceActionCreate,
+					"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
+				}),
+				Check: env.checkExists("apm_system.x", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
+			},
+			{
+				Config:           config("fleet", "10.1.0.11", 7730),
+				ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
+				Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7730),
+			},
+			{
+				Config:           config("fleet", "10.1.0.11", 7731),
+				ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
+				Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7731),
+			},
+			{
+				Config:           config("fleet-v2", "10.1.0.11", 7731),
+				ConfigPlanChecks: applied(exactActions{"apm_system.x": plancheck.ResourceActionUpdate}),
+				Check:            env.checkNode("fleet-v2", "node-01", "10.1.0.11", 7731),
+			},
+			{
+				// A rename and a node change in one apply.
+				Config: config("fleet-v3", "10.1.0.21", 7732),
+				ConfigPlanChecks: applied(exactActions{
+					"apm_system.x": plancheck.ResourceActionUpdate, "apm_node.n1": plancheck.ResourceActionUpdate,
+				}),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					env.checkNode("fleet-v3", "node-01", "10.1.0.21", 7732),
+					env.checkSystems("fleet-v3"),
+				),
+			},
+			{
+				RefreshState: true,
+				RefreshPlanChecks: resource.RefreshPlanChecks{
+					PostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config:   config("fleet-v3", "10.1.0.21", 7732),
+				PlanOnly: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// Nodes that name their system by a literal id have no reference to it, so Terraform
+// deletes system and nodes in parallel: the system's delete waits for the nodes.
+func TestAccSystem_destroyWaitsForNodesWithoutReferences(t *testing.T) {
+	env := newAccEnv(t)
+	env.must(env.admin.CreateSystem(env.ctx(), "orders"))
+	id := env.systemID("orders")
+	config := env.config(`
+import {
+  to = apm_system.s
+  id = "orders"
+}
+` + systemHCL("s", "orders") + fleetNodesHCL(fmt.Sprintf("%q", id), 3))
+	const systemDelete = "DELETE /rest/systems/{systemName}"
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			env.checkAllGone,
+			env.checkSystems(),
+			func(*terraform.State) error {
+				// The nodes' deletes were slowed down, so the system's delete met the
+				// manager's refusal at least once and had to wait.
+				if n := env.sim.Sim.RequestCounts()[systemDelete]; n < 2 {
+					return fmt.Errorf("the system was deleted with %d request(s); the test did not make it wait for its nodes", n)
+				}
+				return nil
+			},
+		),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: applied(exactActions{
+					"apm_system.s": plancheck.ResourceActionNoop, "apm_node.n1": plancheck.ResourceActionCreate,
+					"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
+				}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("apm_system.s", tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				},
+				Check: env.checkExists("apm_system.s", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
+			},
+			{
+				// Arrange the destroy that follows the steps.
+				PreConfig: func() {
+					env.must(env.sim.Sim.SetFaults(apmsim.FaultRule{Method: "DELETE", Path: "/rest/nodes/*", Latency: 1500 * time.Millisecond}))
+					env.sim.Sim.ResetRequestCounts()
+				},
+				Config:   config,
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// A node that Terraform does not manage keeps its system from being deleted: the delete
+// gives up after timeouts.delete and names the node.
+func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemHCL("s", "legacy", `  timeouts = { delete = "2s" }`))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				Config:           config,
+				ConfigPlanChecks: applied(),
+			},
+			{
+				PreConfig: func() {
+					env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{
+						NodeName: "stray-01", SystemName: "legacy", HostIP: "10.9.0.1", AgentPort: 7730,
+					}))
+				},
+				Config:      config,
+				Destroy:     true,
+				ExpectError: errorMatching(`Failed to delete system "legacy"`, "gave up after 2s", `node "stray-01"`, "timeouts.delete"),
+			},
+			{
+				// The system is still there, and still managed; remove the stray node so that
+				// the final destroy succeeds.
+				PreConfig: func() {
+					node, err := env.admin.GetNode(env.ctx(), "legacy", "stray-01")
+					env.must(err)
+					env.must(env.admin.DeleteNode(env.ctx(), "legacy", node.NodeID))
+				},
+				Config:   config,
+				PlanOnly: true,
+				Check:    env.checkSystemInManager("apm_system.s"),
+			},
+		},
+	})
+}
+
+// Creating a system that exists already fails, and prints an import ID that works.
+func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemHCL("t", "taken"))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { env.must(env.admin.CreateSystem(env.ctx(), "taken")) },
+				Config:    config,
+				// The printed ID is exactly "taken": the regexp ends it with the quote of the
+				// import block, and the next step imports with exactly that ID.
+				ExpectError: errorMatching("System already exists: taken",
+					"terraform import apm_system.<name> taken", `id = "taken"`),
+			},
+			{
+				ResourceName:       "apm_system.t",
+				ImportState:        true,
+				ImportStateId:      "taken",
+				ImportStatePersist: true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].Attributes["name"] != "taken" || states[0].Attributes["id"] != env.systemID("taken") {
+						return fmt.Errorf("imported %d objects: %v", len(states), states)
+					}
+					return nil
+				},
+			},
+			{
+				Config:           config,
+				ConfigPlanChecks: applied(exactActions{"apm_system.t": plancheck.ResourceActionNoop}),
+				Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.t"), env.checkSystems("taken")),
+			},
+		},
+	})
+}
+
+func TestAccSystem_invalidNameFailsAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      env.config(systemHCL("test", "has space")),
+				ExpectError: errorMatching("Attribute name must be 1 to 20 characters", "got: has space"),
+			},
+			{
+				Config:      env.config(systemHCL("test", "a-name-longer-than-20-chars")),
+				ExpectError: errorMatching("Attribute name must be 1 to 20 characters"),
+			},
+			{
+				Config:      env.config(systemHCL("test", "ok", `  timeouts = { delete = "soon" }`)),
+				ExpectError: regexp.MustCompile(`(?i)duration`),
+			},
+		},
+	})
+	if n := env.writes(); n != 0 {
+		t.Errorf("invalid configuration reached the manager: %d write requests", n)
+	}
+}
+
+// A viewer key can plan (it lists systems) but the create is refused with advice.
+func TestAccSystem_viewerKeyIsForbidden(t *testing.T) {
+	env := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      env.configWithKey(env.sim.ViewerKey, systemHCL("test", "readonly")),
+				ExpectError: errorMatching(`Failed to create system "readonly"`, "403", "Access denied", "administrator key", "APM_API_KEY"),
+			},
+		},
+	})
+	if err := env.checkSystems()(nil); err != nil {
+		t.Error(err)
+	}
+}
