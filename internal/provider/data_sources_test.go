@@ -87,86 +87,81 @@ func TestAccDataSources(t *testing.T) {
 	nodes := tfjsonpath.New("nodes")
 	systems := tfjsonpath.New("systems")
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config:           env.config(dataSourcesConfig),
-				ConfigPlanChecks: applied(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					// apm_systems: sorted by name, with counts and ids.
-					statecheck.ExpectKnownValue("data.apm_systems.all", systems, knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id": knownvalue.NotNull(), "name": knownvalue.StringExact("batch"), "node_count": knownvalue.Int64Exact(1),
-							"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
-							"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
-						}),
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id": knownvalue.NotNull(), "name": knownvalue.StringExact("shop"), "node_count": knownvalue.Int64Exact(2),
-							"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
-							"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
-						}),
-					})),
-					sameAs("data.apm_systems.all", systems.AtSliceIndex(0).AtMapKey("id"), "apm_system.batch", "id"),
-					sameAs("data.apm_systems.all", systems.AtSliceIndex(1).AtMapKey("id"), "apm_system.shop", "id"),
+	env.test([]resource.TestStep{
+		{
+			Config:           env.config(dataSourcesConfig),
+			ConfigPlanChecks: applied(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				// apm_systems: sorted by name, with counts and ids.
+				statecheck.ExpectKnownValue("data.apm_systems.all", systems, knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"id": knownvalue.NotNull(), "name": knownvalue.StringExact("batch"), "node_count": knownvalue.Int64Exact(1),
+						"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
+						"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
+					}),
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"id": knownvalue.NotNull(), "name": knownvalue.StringExact("shop"), "node_count": knownvalue.Int64Exact(2),
+						"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
+						"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
+					}),
+				})),
+				sameAs("data.apm_systems.all", systems.AtSliceIndex(0).AtMapKey("id"), "apm_system.batch", "id"),
+				sameAs("data.apm_systems.all", systems.AtSliceIndex(1).AtMapKey("id"), "apm_system.shop", "id"),
 
-					// apm_system: id, node count and nodes sorted by name.
-					sameAs("data.apm_system.shop", tfjsonpath.New("id"), "apm_system.shop", "id"),
-					statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("node_count"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue("data.apm_system.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"), "status": knownvalue.StringExact("running"),
-						}),
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"), "status": knownvalue.StringExact("running"),
-						}),
-					})),
+				// apm_system: id, node count and nodes sorted by name.
+				sameAs("data.apm_system.shop", tfjsonpath.New("id"), "apm_system.shop", "id"),
+				statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("node_count"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue("data.apm_system.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"), "status": knownvalue.StringExact("running"),
+					}),
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"), "status": knownvalue.StringExact("running"),
+					}),
+				})),
 
-					// apm_nodes with a filter: only shop's, sorted, every item attribute.
-					statecheck.ExpectKnownValue("data.apm_nodes.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
-							"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"),
-							"agent_port": knownvalue.Int64Exact(7731), "status": knownvalue.StringExact("running"),
-						}),
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
-							"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"),
-							"agent_port": knownvalue.Int64Exact(7730), "status": knownvalue.StringExact("running"),
-						}),
-					})),
-					sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.app", "id"),
-					sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("id"), "apm_node.web", "id"),
-					sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("system_id"), "apm_system.shop", "id"),
+				// apm_nodes with a filter: only shop's, sorted, every item attribute.
+				statecheck.ExpectKnownValue("data.apm_nodes.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
+						"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"),
+						"agent_port": knownvalue.Int64Exact(7731), "status": knownvalue.StringExact("running"),
+					}),
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
+						"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"),
+						"agent_port": knownvalue.Int64Exact(7730), "status": knownvalue.StringExact("running"),
+					}),
+				})),
+				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.app", "id"),
+				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("id"), "apm_node.web", "id"),
+				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("system_id"), "apm_system.shop", "id"),
 
-					// apm_nodes without a filter: every node, sorted by system then name.
-					statecheck.ExpectKnownValue("data.apm_nodes.all", nodes, knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("batch"), "name": knownvalue.StringExact("job-01")}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("app-01")}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("web-01")}),
-					})),
-					sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("system_id"), "apm_system.batch", "id"),
-					sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.job", "id"),
+				// apm_nodes without a filter: every node, sorted by system then name.
+				statecheck.ExpectKnownValue("data.apm_nodes.all", nodes, knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("batch"), "name": knownvalue.StringExact("job-01")}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("app-01")}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("web-01")}),
+				})),
+				sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("system_id"), "apm_system.batch", "id"),
+				sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.job", "id"),
 
-					// apm_node: the detail, with the resource's ids.
-					sameAs("data.apm_node.web", tfjsonpath.New("id"), "apm_node.web", "id"),
-					sameAs("data.apm_node.web", tfjsonpath.New("system_id"), "apm_system.shop", "id"),
-					sameAs("data.apm_node.web", tfjsonpath.New("node_id"), "apm_node.web", "node_id"),
-					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
-					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
-					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("status"), knownvalue.StringExact("running")),
-					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListSizeExact(0)),
+				// apm_node: the detail, with the resource's ids.
+				sameAs("data.apm_node.web", tfjsonpath.New("id"), "apm_node.web", "id"),
+				sameAs("data.apm_node.web", tfjsonpath.New("system_id"), "apm_system.shop", "id"),
+				sameAs("data.apm_node.web", tfjsonpath.New("node_id"), "apm_node.web", "node_id"),
+				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
+				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
+				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("status"), knownvalue.StringExact("running")),
+				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListSizeExact(0)),
 
-					// The public ones.
-					statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes, knownvalue.ListSizeExact(len(public))),
-					statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(public[0].NodeName)),
-					statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("node_id"), knownvalue.StringExact(public[0].NodeID)),
-					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
-					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("status"), knownvalue.StringExact(info.Status)),
-					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("ha_mode"), knownvalue.Bool(info.HAMode)),
-				},
+				// The public ones.
+				statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes, knownvalue.ListSizeExact(len(public))),
+				statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(public[0].NodeName)),
+				statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("node_id"), knownvalue.StringExact(public[0].NodeID)),
+				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
+				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("status"), knownvalue.StringExact(info.Status)),
+				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("ha_mode"), knownvalue.Bool(info.HAMode)),
 			},
 		},
 	})
@@ -175,32 +170,28 @@ func TestAccDataSources(t *testing.T) {
 func TestAccDataSources_notFound(t *testing.T) {
 	env := newAccEnv(t)
 	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.config(`data "apm_system" "missing" { name = "missing" }`),
-				ExpectError: errorMatching("Failed to read apm_system", "System not found: missing"),
-			},
-			{
-				Config: env.config(`
+	env.test([]resource.TestStep{
+		{
+			Config:      env.config(`data "apm_system" "missing" { name = "missing" }`),
+			ExpectError: errorMatching("Failed to read apm_system", "System not found: missing"),
+		},
+		{
+			Config: env.config(`
 data "apm_node" "missing" {
   system_name = "missing"
   name        = "n1"
 }
 `),
-				ExpectError: errorMatching("Failed to read apm_node", "System not found: missing"),
-			},
-			{
-				Config: env.config(`
+			ExpectError: errorMatching("Failed to read apm_node", "System not found: missing"),
+		},
+		{
+			Config: env.config(`
 data "apm_node" "missing" {
   system_name = "shop"
   name        = "n1"
 }
 `),
-				ExpectError: errorMatching("Failed to read apm_node", "Node not found: n1"),
-			},
+			ExpectError: errorMatching("Failed to read apm_node", "Node not found: n1"),
 		},
 	})
 }
@@ -211,20 +202,16 @@ func TestAccDataSourceNodes_unknownSystem(t *testing.T) {
 	env := newAccEnv(t)
 	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
 	env.sim.Sim.ResetRequestCounts()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.config(`data "apm_nodes" "x" { system_name = "nosuch" }`),
-				ExpectError: errorMatching("Failed to read apm_nodes", `no system is named "nosuch"`),
-			},
-			{
-				// An existing system without nodes is an empty list.
-				Config: env.config(`data "apm_nodes" "x" { system_name = "shop" }`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.apm_nodes.x", tfjsonpath.New("nodes"), knownvalue.ListSizeExact(0)),
-				},
+	env.test([]resource.TestStep{
+		{
+			Config:      env.config(`data "apm_nodes" "x" { system_name = "nosuch" }`),
+			ExpectError: errorMatching("Failed to read apm_nodes", `no system is named "nosuch"`),
+		},
+		{
+			// An existing system without nodes is an empty list.
+			Config: env.config(`data "apm_nodes" "x" { system_name = "shop" }`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.apm_nodes.x", tfjsonpath.New("nodes"), knownvalue.ListSizeExact(0)),
 			},
 		},
 	})
@@ -239,23 +226,19 @@ func TestAccDataSources_viewerKeyCanRead(t *testing.T) {
 	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
 	env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "web-01", SystemName: "shop", HostIP: "10.0.0.11", AgentPort: 7730}))
 	id := env.systemID("shop")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.configWithKey(env.sim.ViewerKey, `
+	env.test([]resource.TestStep{
+		{
+			Config: env.configWithKey(env.sim.ViewerKey, `
 data "apm_nodes" "all" {}
 data "apm_system" "shop" { name = "shop" }
 `),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.apm_nodes.all", tfjsonpath.New("nodes"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{
-							"id": knownvalue.StringExact(id + "/web-01"), "system_id": knownvalue.StringExact(id),
-						}),
-					})),
-					statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("id"), knownvalue.StringExact(id)),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.apm_nodes.all", tfjsonpath.New("nodes"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"id": knownvalue.StringExact(id + "/web-01"), "system_id": knownvalue.StringExact(id),
+					}),
+				})),
+				statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("id"), knownvalue.StringExact(id)),
 			},
 		},
 	})

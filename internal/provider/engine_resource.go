@@ -46,6 +46,9 @@ type resourceType[T any] struct {
 	delete func(ctx context.Context, m *manager, state attrs) error
 	// blockers names the objects that still hold this one when delete keeps conflicting.
 	blockers func(ctx context.Context, m *manager, state attrs) ([]string, error)
+	// checkPlan rejects at plan what the provider already knows to be wrong, without a
+	// request (a reference to a system that does not exist, say). Optional.
+	checkPlan func(m *manager, plan attrs, diags *diag.Diagnostics)
 }
 
 // newResource registers a declared type with the framework.
@@ -85,11 +88,22 @@ func (r *engineResource[T]) Configure(_ context.Context, req resource.ConfigureR
 	r.data = configureData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ModifyPlan fails the plan, rather than the apply, when the provider cannot work.
-func (r *engineResource[T]) ModifyPlan(_ context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data != nil {
-		resp.Diagnostics.Append(r.data.requireKey()...)
+// ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
+// type knows the plan cannot.
+func (r *engineResource[T]) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data == nil {
+		return // validation before configure
 	}
+	resp.Diagnostics.Append(r.data.requireKey()...)
+	if r.t.checkPlan == nil || r.data.m == nil || req.Plan.Raw.IsNull() {
+		return
+	}
+	plan, err := attrsOf(req.Plan.Raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid plan", err.Error())
+		return
+	}
+	r.t.checkPlan(r.data.m, plan, &resp.Diagnostics)
 }
 
 func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

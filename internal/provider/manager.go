@@ -29,6 +29,9 @@ type manager struct {
 type systemDirectory struct {
 	mu    sync.RWMutex
 	names map[string]string
+	// complete is true once a list of all systems was seen: an id missing then names no
+	// system (systems created since are remembered by their own reads).
+	complete bool
 }
 
 func newSystemDirectory() *systemDirectory {
@@ -43,6 +46,14 @@ func (d *systemDirectory) remember(id, name string) {
 	d.mu.Lock()
 	d.names[id] = name
 	d.mu.Unlock()
+}
+
+// missing reports whether the directory knows that no system has the id.
+func (d *systemDirectory) missing(id string) bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	_, ok := d.names[id]
+	return d.complete && !ok
 }
 
 func (d *systemDirectory) cached(id string) (string, bool) {
@@ -61,6 +72,9 @@ func (m *manager) listSystems(ctx context.Context) ([]apm.System, error) {
 	for _, s := range systems {
 		m.systems.remember(s.SystemID, s.SystemName)
 	}
+	m.systems.mu.Lock()
+	m.systems.complete = true
+	m.systems.mu.Unlock()
 	return systems, nil
 }
 

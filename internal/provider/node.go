@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -74,7 +76,8 @@ var newNodeResource = newResource(resourceType[nodeObject]{
 			})
 		})
 	},
-	read: readNode,
+	read:      readNode,
+	checkPlan: checkNodeSystem,
 	update: func(ctx context.Context, m *manager, plan, state attrs) error {
 		return m.onNode(ctx, state, func(systemName, nodeID string) error {
 			return m.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.str("host_ip"), AgentPort: plan.int64("agent_port")})
@@ -95,6 +98,16 @@ var newNodeResource = newResource(resourceType[nodeObject]{
 		return names, nil
 	},
 })
+
+// checkNodeSystem fails the plan of a node whose system_id names no system, when the
+// provider has seen all systems (at configure); an id still unknown waits for apply.
+func checkNodeSystem(m *manager, plan attrs, diags *diag.Diagnostics) {
+	id := plan.str("system_id")
+	if plan.known("system_id") && m.systems.missing(id) {
+		diags.AddAttributeError(path.Root("system_id"), "Unknown system",
+			fmt.Sprintf("No system has the id %q. Refer to a system by its id, such as apm_system.example.id or data.apm_system.example.id, not by its name.", id))
+	}
+}
 
 // readNode reads the node that state identifies: one GET when its system's name is known.
 func readNode(ctx context.Context, m *manager, state attrs) (*nodeObject, error) {

@@ -125,90 +125,85 @@ func nodeConfig(system, hostIP string, agentPort int) string {
 func TestAccNode_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(nodeConfig("shop", "10.0.0.11", 7730)),
-				ConfigPlanChecks: applied(
-					plancheck.ExpectResourceAction("apm_node.test", plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue("apm_node.test", tfjsonpath.New("node_id")),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop", tfjsonpath.New("id"), compare.ValuesSame()),
-					// apmsim's generated nodeIds differ from the names: the provider must use them.
-					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.StringFunc(func(v string) error {
-						if v == "" || v == "web-01" {
-							return fmt.Errorf("node_id %q is not the manager's nodeId", v)
-						}
-						return nil
-					})),
-					sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config: env.config(nodeConfig("shop", "10.0.0.11", 7730)),
+			ConfigPlanChecks: applied(
+				plancheck.ExpectResourceAction("apm_node.test", plancheck.ResourceActionCreate),
+				plancheck.ExpectUnknownValue("apm_node.test", tfjsonpath.New("node_id")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop", tfjsonpath.New("id"), compare.ValuesSame()),
+				// apmsim's generated nodeIds differ from the names: the provider must use them.
+				statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.StringFunc(func(v string) error {
+					if v == "" || v == "web-01" {
+						return fmt.Errorf("node_id %q is not the manager's nodeId", v)
+					}
+					return nil
+				})),
+				sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkExists("apm_node.test"),
+				env.checkNodeInManager("apm_node.test"),
+				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+			),
+		},
+		{
+			// Address and agent port change in place; the node keeps its nodeId.
+			Config:           env.config(nodeConfig("shop", "10.0.0.12", 7731)),
+			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7731)),
+				statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.12")),
+				sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkNodeInManager("apm_node.test"),
+				env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+			),
+		},
+		{
+			// Moving to another system replaces the node.
+			Config:           env.config(nodeConfig("shop2", "10.0.0.12", 7731)),
+			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionDestroyBeforeCreate}),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop2", tfjsonpath.New("id"), compare.ValuesSame()),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkNodeInManager("apm_node.test"),
+				env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
+				func(*terraform.State) error {
+					if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
+						return fmt.Errorf("shop/web-01 should be gone after the move, got %v", err)
+					}
+					return nil
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkExists("apm_node.test"),
-					env.checkNodeInManager("apm_node.test"),
-					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
-				),
-			},
-			{
-				// Address and agent port change in place; the node keeps its nodeId.
-				Config:           env.config(nodeConfig("shop", "10.0.0.12", 7731)),
-				ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7731)),
-					statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.12")),
-					sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNodeInManager("apm_node.test"),
-					env.checkNode("shop", "web-01", "10.0.0.12", 7731),
-				),
-			},
-			{
-				// Moving to another system replaces the node.
-				Config:           env.config(nodeConfig("shop2", "10.0.0.12", 7731)),
-				ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionDestroyBeforeCreate}),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop2", tfjsonpath.New("id"), compare.ValuesSame()),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNodeInManager("apm_node.test"),
-					env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
-					func(*terraform.State) error {
-						if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
-							return fmt.Errorf("shop/web-01 should be gone after the move, got %v", err)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				ResourceName:      "apm_node.test",
-				ImportState:       true,
-				ImportStateId:     "shop2/web-01",
-				ImportStateVerify: true,
-			},
-			{
-				ResourceName:      "apm_node.test",
-				ImportState:       true,
-				ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
-				ImportStateVerify: true,
-			},
-			{
-				ResourceName:    "apm_node.test",
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportStateId:   "shop2/web-01",
-			},
-			{
-				ResourceName:      "apm_node.test",
-				ImportState:       true,
-				ImportStateKind:   resource.ImportBlockWithID,
-				ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
-			},
+			),
+		},
+		{
+			ResourceName:      "apm_node.test",
+			ImportState:       true,
+			ImportStateId:     "shop2/web-01",
+			ImportStateVerify: true,
+		},
+		{
+			ResourceName:      "apm_node.test",
+			ImportState:       true,
+			ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
+			ImportStateVerify: true,
+		},
+		{
+			ResourceName:    "apm_node.test",
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   "shop2/web-01",
+		},
+		{
+			ResourceName:      "apm_node.test",
+			ImportState:       true,
+			ImportStateKind:   resource.ImportBlockWithID,
+			ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
 		},
 	})
 }
@@ -219,58 +214,53 @@ func TestAccNode_driftIsRepaired(t *testing.T) {
 	config := env.config(systemHCL("shop", "shop") + nodeHCL("web", "apm_system.shop.id", "web-01", "10.0.0.11", 7730) +
 		nodeHCL("app", "apm_system.shop.id", "app-01", "fd00::12", 7730))
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config:            config,
-				ConfigPlanChecks:  applied(),
-				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:            config,
+			ConfigPlanChecks:  applied(),
+			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
+		},
+		{
+			// Another spelling of the same address is no change.
+			PreConfig: func() {
+				node, err := env.admin.GetNode(env.ctx(), "shop", "app-01")
+				env.must(err)
+				env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "fd00:0:0:0:0:0:0:12"}))
 			},
-			{
-				// Another spelling of the same address is no change.
-				PreConfig: func() {
-					node, err := env.admin.GetNode(env.ctx(), "shop", "app-01")
-					env.must(err)
-					env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "fd00:0:0:0:0:0:0:12"}))
-				},
-				Config:   config,
-				PlanOnly: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
-				},
+			Config:   config,
+			PlanOnly: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// Another operator moved the node's agent.
-				PreConfig: func() {
-					node, err := env.admin.GetNode(env.ctx(), "shop", "web-01")
-					env.must(err)
-					env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "10.0.0.99", AgentPort: 9999}))
-				},
-				Config: config,
-				ConfigPlanChecks: applied(
-					exactActions{"apm_node.web": plancheck.ResourceActionUpdate},
-					plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
-					plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
-					env.checkNodeInManager("apm_node.web"),
-				),
+		},
+		{
+			// Another operator moved the node's agent.
+			PreConfig: func() {
+				node, err := env.admin.GetNode(env.ctx(), "shop", "web-01")
+				env.must(err)
+				env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "10.0.0.99", AgentPort: 9999}))
 			},
-			{
-				// Scaled in outside Terraform: the plan creates it again, and apply does.
-				PreConfig:        func() { env.deleteNode("shop", "web-01") },
-				Config:           config,
-				ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionCreate}),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
-					env.checkNodeInManager("apm_node.web"),
-				),
-			},
+			Config: config,
+			ConfigPlanChecks: applied(
+				exactActions{"apm_node.web": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
+				plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				env.checkNodeInManager("apm_node.web"),
+			),
+		},
+		{
+			// Scaled in outside Terraform: the plan creates it again, and apply does.
+			PreConfig:        func() { env.deleteNode("shop", "web-01") },
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionCreate}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				env.checkNodeInManager("apm_node.web"),
+			),
 		},
 	})
 }
@@ -288,27 +278,22 @@ func TestAccNode_importErrors(t *testing.T) {
 				"the system's name or id", "for example shop/web-01", fmt.Sprintf("got %q", id)),
 		}
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{Config: config, ConfigPlanChecks: applied()},
-			malformed("web-01"),
-			malformed("shop/web-01/x"),
-			malformed("shop/"),
-			{
-				ResourceName:  "apm_node.test",
-				ImportState:   true,
-				ImportStateId: "nosuch/web-01",
-				ExpectError:   errorMatching("Cannot import apm_node nosuch/web-01", `no system has the name or id "nosuch"`),
-			},
-			{
-				ResourceName:  "apm_node.test",
-				ImportState:   true,
-				ImportStateId: "shop/nope",
-				ExpectError:   errorMatching("Cannot import non-existent remote object"),
-			},
+	env.test([]resource.TestStep{
+		{Config: config, ConfigPlanChecks: applied()},
+		malformed("web-01"),
+		malformed("shop/web-01/x"),
+		malformed("shop/"),
+		{
+			ResourceName:  "apm_node.test",
+			ImportState:   true,
+			ImportStateId: "nosuch/web-01",
+			ExpectError:   errorMatching("Cannot import apm_node nosuch/web-01", `no system has the name or id "nosuch"`),
+		},
+		{
+			ResourceName:  "apm_node.test",
+			ImportState:   true,
+			ImportStateId: "shop/nope",
+			ExpectError:   errorMatching("Cannot import non-existent remote object"),
 		},
 	})
 }
@@ -326,28 +311,23 @@ import {
   id = "shop"
 }
 ` + systemHCL("shop", "shop") + nodeHCL("web", "apm_system.shop.id", "web-01", "10.0.0.11", 7730))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				// The printed ID is exactly <system_id>/web-01: the regexp bounds it with the
-				// quotes of the import block, and the next step imports with exactly it.
-				Config: config,
-				ExpectError: errorMatching("Node already exists: web-01",
-					"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
-			},
-			{
-				Config: config + fmt.Sprintf(`
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			// The printed ID is exactly <system_id>/web-01: the regexp bounds it with the
+			// quotes of the import block, and the next step imports with exactly it.
+			Config: config,
+			ExpectError: errorMatching("Node already exists: web-01",
+				"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
+		},
+		{
+			Config: config + fmt.Sprintf(`
 import {
   to = apm_node.web
   id = %q
 }
 `, printed),
-				ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionNoop, "apm_system.shop": plancheck.ResourceActionNoop}),
-				Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.web"), env.checkSystemInManager("apm_system.shop")),
-			},
+			ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionNoop, "apm_system.shop": plancheck.ResourceActionNoop}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.web"), env.checkSystemInManager("apm_system.shop")),
 		},
 	})
 }
@@ -360,38 +340,33 @@ func TestAccNode_terseManager(t *testing.T) {
 		return env.config(systemHCL("shop", "shop") + nodeHCL("test", "apm_system.shop.id", "web-01", ip, port))
 	}
 	nodeIDIsName := statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.StringExact("web-01"))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config:            config("10.0.0.11", 7730),
-				ConfigPlanChecks:  applied(),
-				ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNodeInManager("apm_node.test"),
-					env.checkNode("shop", "web-01", "10.0.0.11", 7730),
-				),
-			},
-			{
-				Config:            config("10.0.0.12", 7731),
-				ConfigPlanChecks:  applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
-				ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
-				Check:             env.checkNode("shop", "web-01", "10.0.0.12", 7731),
-			},
-			{
-				ResourceName:      "apm_node.test",
-				ImportState:       true,
-				ImportStateId:     "shop/web-01",
-				ImportStateVerify: true,
-			},
-			{
-				ResourceName:    "apm_node.test",
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportStateId:   "shop/web-01",
-			},
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:            config("10.0.0.11", 7730),
+			ConfigPlanChecks:  applied(),
+			ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkNodeInManager("apm_node.test"),
+				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+			),
+		},
+		{
+			Config:            config("10.0.0.12", 7731),
+			ConfigPlanChecks:  applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
+			ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
+			Check:             env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+		},
+		{
+			ResourceName:      "apm_node.test",
+			ImportState:       true,
+			ImportStateId:     "shop/web-01",
+			ImportStateVerify: true,
+		},
+		{
+			ResourceName:    "apm_node.test",
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   "shop/web-01",
 		},
 	})
 }
@@ -401,34 +376,30 @@ func TestAccNode_invalidInputFailsAtPlan(t *testing.T) {
 	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
 	id := fmt.Sprintf("%q", env.systemID("shop"))
 	env.sim.Sim.ResetRequestCounts()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.config(nodeHCL("bad", id, "web-01", "300.1.1.1", 7730)),
-				ExpectError: errorMatching("Invalid IP address", "Attribute host_ip value must be an IPv4 or IPv6", `"300.1.1.1"`),
-			},
-			{
-				Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 0)),
-				ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 0"),
-			},
-			{
-				Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 65536)),
-				ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 65536"),
-			},
-			{
-				Config:      env.config(nodeHCL("bad", id, "web 01", "10.0.0.1", 7730)),
-				ExpectError: errorMatching("Attribute name must be 1 to 63 characters"),
-			},
-			{
-				Config:      env.config(nodeHCL("bad", id, "..", "10.0.0.1", 7730)),
-				ExpectError: errorMatching("Attribute name value must be none of"),
-			},
-			{
-				Config:      env.config(nodeHCL("bad", `""`, "web-01", "10.0.0.1", 7730)),
-				ExpectError: errorMatching("Attribute system_id string length must be at least 1"),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:      env.config(nodeHCL("bad", id, "web-01", "300.1.1.1", 7730)),
+			ExpectError: errorMatching("Invalid IP address", "Attribute host_ip value must be an IPv4 or IPv6", `"300.1.1.1"`),
+		},
+		{
+			Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 0)),
+			ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 0"),
+		},
+		{
+			Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 65536)),
+			ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 65536"),
+		},
+		{
+			Config:      env.config(nodeHCL("bad", id, "web 01", "10.0.0.1", 7730)),
+			ExpectError: errorMatching("Attribute name must be 1 to 63 characters"),
+		},
+		{
+			Config:      env.config(nodeHCL("bad", id, "..", "10.0.0.1", 7730)),
+			ExpectError: errorMatching("Attribute name value must be none of"),
+		},
+		{
+			Config:      env.config(nodeHCL("bad", `""`, "web-01", "10.0.0.1", 7730)),
+			ExpectError: errorMatching("Attribute system_id string length must be at least 1"),
 		},
 	})
 	if n := env.writes(); n != 0 {
@@ -436,17 +407,21 @@ func TestAccNode_invalidInputFailsAtPlan(t *testing.T) {
 	}
 }
 
-// A system_id that names no system fails the create with an explanation.
+// A system_id that names no system fails at plan with an explanation (the provider has
+// listed the systems when it started).
 func TestAccNode_unknownSystemIsExplained(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.config(nodeHCL("orphan", `"SYS-9999"`, "web-01", "10.0.0.1", 7730)),
-				ExpectError: errorMatching(`Failed to create node "web-01" of system SYS-9999`, `no system has the id "SYS-9999"`, "apm_system.example.id"),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:      env.config(nodeHCL("orphan", `"SYS-9999"`, "web-01", "10.0.0.1", 7730)),
+			PlanOnly:    true,
+			ExpectError: errorMatching("Unknown system", `No system has the id "SYS-9999"`, "apm_system.example.id"),
+		},
+		{
+			// Without the list at start the provider cannot know: apply explains it.
+			Config: providerHCL(env.sim.URL, env.sim.AdminKey, "  skip_connection_check = true") +
+				nodeHCL("orphan", `"SYS-9999"`, "web-01", "10.0.0.1", 7730),
+			ExpectError: errorMatching(`Failed to create node "web-01" of system SYS-9999`, `no system has the id "SYS-9999"`, "apm_system.example.id"),
 		},
 	})
 	if n := env.writes(); n != 0 {
@@ -458,14 +433,10 @@ func TestAccNode_viewerKeyIsForbidden(t *testing.T) {
 	env := newAccEnv(t)
 	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
 	id := fmt.Sprintf("%q", env.systemID("shop"))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.configWithKey(env.sim.ViewerKey, nodeHCL("test", id, "web-01", "10.0.0.1", 7730)),
-				ExpectError: errorMatching(`Failed to create node "web-01"`, "403", "Access denied", "administrator key"),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:      env.configWithKey(env.sim.ViewerKey, nodeHCL("test", id, "web-01", "10.0.0.1", 7730)),
+			ExpectError: errorMatching(`Failed to create node "web-01"`, "403", "Access denied", "administrator key"),
 		},
 	})
 	if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
@@ -497,41 +468,36 @@ data "apm_node" "web" {
 data "apm_systems" "all" {}
 `
 	web := apm.ServerRef{Kind: apm.KindWeb, ServerID: "httpd-1", NodeName: "web-01", SystemName: "shop"}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{Config: resources, ConfigPlanChecks: applied()},
-			{
-				PreConfig: func() {
-					env.must(env.admin.InstallServer(env.ctx(), apm.KindWeb, apm.ServerSpec{
-						ServerID: web.ServerID, NodeName: web.NodeName, SystemName: web.SystemName, HTTPPort: 8081, HTTPSPort: 8443,
-					}))
-				},
-				Config:           withData,
-				ConfigPlanChecks: applied(exactActions{}),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"server_id": knownvalue.StringExact("httpd-1")}),
-					})),
-					statecheck.ExpectKnownValue("data.apm_systems.all", tfjsonpath.New("systems"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("shop"), "web_count": knownvalue.Int64Exact(1)}),
-					})),
-				},
+	env.testUntilEmpty([]resource.TestStep{
+		{Config: resources, ConfigPlanChecks: applied()},
+		{
+			PreConfig: func() {
+				env.must(env.admin.InstallServer(env.ctx(), apm.KindWeb, apm.ServerSpec{
+					ServerID: web.ServerID, NodeName: web.NodeName, SystemName: web.SystemName, HTTPPort: 8081, HTTPSPort: 8443,
+				}))
 			},
-			{
-				Config:      resources,
-				Destroy:     true,
-				ExpectError: errorMatching(`Failed to delete node "web-01"`, "gave up after 2s", `server "httpd-1"`, "timeouts.delete"),
+			Config:           withData,
+			ConfigPlanChecks: applied(exactActions{}),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"server_id": knownvalue.StringExact("httpd-1")}),
+				})),
+				statecheck.ExpectKnownValue("data.apm_systems.all", tfjsonpath.New("systems"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("shop"), "web_count": knownvalue.Int64Exact(1)}),
+				})),
 			},
-			{
-				// Node and system are still there and managed; remove the server so that the
-				// final destroy succeeds.
-				PreConfig: func() { env.must(env.admin.UninstallServer(env.ctx(), web)) },
-				Config:    resources,
-				PlanOnly:  true,
-			},
+		},
+		{
+			Config:      resources,
+			Destroy:     true,
+			ExpectError: errorMatching(`Failed to delete node "web-01"`, "gave up after 2s", `server "httpd-1"`, "timeouts.delete"),
+		},
+		{
+			// Node and system are still there and managed; remove the server so that the
+			// final destroy succeeds.
+			PreConfig: func() { env.must(env.admin.UninstallServer(env.ctx(), web)) },
+			Config:    resources,
+			PlanOnly:  true,
 		},
 	})
 }
@@ -547,46 +513,41 @@ func TestAccNode_updateDuringParallelRename(t *testing.T) {
 		return env.config(systemHCL("s", system) + nodeHCL("n", id, "node-01", ip, 7730))
 	}
 	const nodePut = "PUT /rest/nodes/{nodeId}/systems/{systemName}"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config: `
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config: `
 import {
   to = apm_system.s
   id = "orders"
 }
 ` + config("orders", "10.1.0.1"),
-				ConfigPlanChecks: applied(exactActions{"apm_system.s": plancheck.ResourceActionNoop, "apm_node.n": plancheck.ResourceActionCreate}),
+			ConfigPlanChecks: applied(exactActions{"apm_system.s": plancheck.ResourceActionNoop, "apm_node.n": plancheck.ResourceActionCreate}),
+		},
+		{
+			PreConfig: func() {
+				// The rename takes 2s; the node's update reaches the manager after it.
+				env.must(env.sim.Sim.SetFaults(
+					apmsim.FaultRule{Method: "PUT", Path: "/rest/systems/*", Latency: 2 * time.Second},
+					apmsim.FaultRule{Method: "PUT", Path: "/rest/nodes/*", Latency: 3 * time.Second},
+				))
+				env.sim.Sim.ResetRequestCounts()
 			},
-			{
-				PreConfig: func() {
-					// The rename takes 2s; the node's update reaches the manager after it.
-					env.must(env.sim.Sim.SetFaults(
-						apmsim.FaultRule{Method: "PUT", Path: "/rest/systems/*", Latency: 2 * time.Second},
-						apmsim.FaultRule{Method: "PUT", Path: "/rest/nodes/*", Latency: 3 * time.Second},
-					))
-					env.sim.Sim.ResetRequestCounts()
+			Config: config("orders-v2", "10.1.0.9"),
+			ConfigPlanChecks: applied(exactActions{
+				"apm_system.s": plancheck.ResourceActionUpdate, "apm_node.n": plancheck.ResourceActionUpdate,
+			}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkSystems("orders-v2"),
+				env.checkNode("orders-v2", "node-01", "10.1.0.9", 7730),
+				env.checkNodeInManager("apm_node.n"),
+				func(*terraform.State) error {
+					env.must(env.sim.Sim.SetFaults())
+					if n := env.sim.Sim.RequestCounts()[nodePut]; n != 2 {
+						return fmt.Errorf("the node was updated with %d PUT(s); want 2 (old name: 404, new name: done), or the test did not race the rename", n)
+					}
+					return nil
 				},
-				Config: config("orders-v2", "10.1.0.9"),
-				ConfigPlanChecks: applied(exactActions{
-					"apm_system.s": plancheck.ResourceActionUpdate, "apm_node.n": plancheck.ResourceActionUpdate,
-				}),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkSystems("orders-v2"),
-					env.checkNode("orders-v2", "node-01", "10.1.0.9", 7730),
-					env.checkNodeInManager("apm_node.n"),
-					func(*terraform.State) error {
-						env.must(env.sim.Sim.SetFaults())
-						if n := env.sim.Sim.RequestCounts()[nodePut]; n != 2 {
-							return fmt.Errorf("the node was updated with %d PUT(s); want 2 (old name: 404, new name: done), or the test did not race the rename", n)
-						}
-						return nil
-					},
-				),
-			},
+			),
 		},
 	})
 }

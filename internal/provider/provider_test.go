@@ -138,3 +138,28 @@ func (noDrift) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp
 var cleanAfterApply = resource.ConfigPlanChecks{
 	PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
 }
+
+// test runs the steps on a real CLI against this test's manager. Afterwards no object the
+// steps managed may be left in the manager.
+func (e *accEnv) test(steps []resource.TestStep) {
+	e.t.Helper()
+	runAcc(e.t, e.checkAllGone, steps)
+}
+
+// testUntilEmpty is test for steps that also clean up what they arranged out of band:
+// afterwards the manager has no system at all.
+func (e *accEnv) testUntilEmpty(steps []resource.TestStep) {
+	e.t.Helper()
+	runAcc(e.t, resource.ComposeAggregateTestCheckFunc(e.checkAllGone, e.checkSystems()), steps)
+}
+
+// runAcc runs steps on a real CLI; checkDestroy may be nil for steps that create nothing.
+func runAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	})
+}

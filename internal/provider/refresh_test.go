@@ -25,36 +25,31 @@ const (
 func TestAccRefresh_oneGetPerObject(t *testing.T) {
 	const nodes = 5
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
-			{
-				PreConfig:    env.sim.Sim.ResetRequestCounts,
-				RefreshState: true,
+	env.test([]resource.TestStep{
+		{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
+		{
+			PreConfig:    env.sim.Sim.ResetRequestCounts,
+			RefreshState: true,
+		},
+		{
+			PreConfig: func() {
+				// The harness refreshes more than once in a refresh step (refresh, then
+				// plan), so compare per pass: each pass reads the system once and each
+				// node once, and its provider start lists the systems once.
+				got := env.sim.Sim.RequestCounts()
+				passes := got[systemRead]
+				lists := got[systemList]
+				delete(got, systemList)
+				want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
+				if passes == 0 || !maps.Equal(got, want) {
+					t.Errorf("refreshing 1 system and %d nodes made %v (and %d lists); want only %v", nodes, got, lists, want)
+				}
+				if lists > passes {
+					t.Errorf("%d refresh passes listed the systems %d times; want at most once per pass", passes, lists)
+				}
 			},
-			{
-				PreConfig: func() {
-					// The harness refreshes more than once in a refresh step (refresh, then
-					// plan), so compare per pass: each pass reads the system once and each
-					// node once, and its provider start lists the systems once.
-					got := env.sim.Sim.RequestCounts()
-					passes := got[systemRead]
-					lists := got[systemList]
-					delete(got, systemList)
-					want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
-					if passes == 0 || !maps.Equal(got, want) {
-						t.Errorf("refreshing 1 system and %d nodes made %v (and %d lists); want only %v", nodes, got, lists, want)
-					}
-					if lists > passes {
-						t.Errorf("%d refresh passes listed the systems %d times; want at most once per pass", passes, lists)
-					}
-				},
-				Config:   env.config(fleetConfig(nodes)),
-				PlanOnly: true,
-			},
+			Config:   env.config(fleetConfig(nodes)),
+			PlanOnly: true,
 		},
 	})
 }
@@ -64,37 +59,32 @@ func TestAccRefresh_oneGetPerObject(t *testing.T) {
 func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
 	const nodes = 3
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
-			{
-				PreConfig: func() {
-					env.must(env.admin.RenameSystem(env.ctx(), "fleet", "fleet-old"))
-					env.sim.Sim.ResetRequestCounts()
-				},
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true, // the system is to be renamed back
+	env.test([]resource.TestStep{
+		{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
+		{
+			PreConfig: func() {
+				env.must(env.admin.RenameSystem(env.ctx(), "fleet", "fleet-old"))
+				env.sim.Sim.ResetRequestCounts()
 			},
-			{
-				PreConfig: func() {
-					// Per pass: one GET of the system (the first by its old name, a 404, and one
-					// more list of the systems to find it by id), one GET per node.
-					got := env.sim.Sim.RequestCounts()
-					passes := got[systemRead]
-					lists := got[systemList]
-					delete(got, systemList)
-					want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
-					if passes == 0 || !maps.Equal(got, want) || lists > 2*passes {
-						t.Errorf("refreshing after a rename made %v and %d lists; want %v and at most %d lists", got, lists, want, 2*passes)
-					}
-				},
-				Config:           env.config(fleetConfig(nodes)),
-				ConfigPlanChecks: applied(exactActions{"apm_system.fleet": plancheck.ResourceActionUpdate}),
-				Check:            env.checkSystems("fleet"),
+			RefreshState:       true,
+			ExpectNonEmptyPlan: true, // the system is to be renamed back
+		},
+		{
+			PreConfig: func() {
+				// Per pass: one GET of the system (the first by its old name, a 404, and one
+				// more list of the systems to find it by id), one GET per node.
+				got := env.sim.Sim.RequestCounts()
+				passes := got[systemRead]
+				lists := got[systemList]
+				delete(got, systemList)
+				want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
+				if passes == 0 || !maps.Equal(got, want) || lists > 2*passes {
+					t.Errorf("refreshing after a rename made %v and %d lists; want %v and at most %d lists", got, lists, want, 2*passes)
+				}
 			},
+			Config:           env.config(fleetConfig(nodes)),
+			ConfigPlanChecks: applied(exactActions{"apm_system.fleet": plancheck.ResourceActionUpdate}),
+			Check:            env.checkSystems("fleet"),
 		},
 	})
 }

@@ -31,21 +31,16 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	t.Setenv(envAPIKey, env.sim.AdminKey)
 	config := `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{Config: config, ConfigPlanChecks: applied()},
-			{
-				// A failed request logs too: an out-of-band delete, then the 404 of the node's
-				// read on refresh.
-				PreConfig: func() { env.deleteNode("shop", "web-01") },
-				Config:    config,
-				ConfigPlanChecks: applied(
-					exactActions{"apm_node.test": plancheck.ResourceActionCreate},
-				),
-			},
+	env.test([]resource.TestStep{
+		{Config: config, ConfigPlanChecks: applied()},
+		{
+			// A failed request logs too: an out-of-band delete, then the 404 of the node's
+			// read on refresh.
+			PreConfig: func() { env.deleteNode("shop", "web-01") },
+			Config:    config,
+			ConfigPlanChecks: applied(
+				exactActions{"apm_node.test": plancheck.ResourceActionCreate},
+			),
 		},
 	})
 
@@ -101,16 +96,12 @@ func closedEndpoint(t *testing.T) string {
 // A wrong key fails the plan, not the apply: nothing is written.
 func TestAccProvider_wrongKeyFailsAtPlan(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:   env.configWithKey("not-a-key", systemHCL("test", "nope")),
-				PlanOnly: true,
-				ExpectError: errorMatching("Cannot use the APM manager at "+env.sim.URL, "401",
-					"api_key argument of the provider or the APM_API_KEY", "skip_connection_check"),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:   env.configWithKey("not-a-key", systemHCL("test", "nope")),
+			PlanOnly: true,
+			ExpectError: errorMatching("Cannot use the APM manager at "+env.sim.URL, "401",
+				"api_key argument of the provider or the APM_API_KEY", "skip_connection_check"),
 		},
 	})
 	if n := env.writes(); n != 0 {
@@ -128,23 +119,19 @@ func TestAccProvider_unreachableEndpointFailsAtPlan(t *testing.T) {
 	config := func(extra ...string) string {
 		return providerHCL(endpoint, "some-key", append(extra, `  request_timeout = "5s"`)...) + systemHCL("test", "shop")
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      config(),
-				PlanOnly:    true,
-				ExpectError: errorMatching("Cannot use the APM manager at "+endpoint, "could not be reached", "skip_connection_check = true"),
-			},
-			{
-				Config:             config("  skip_connection_check = true"),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
-				}},
-			},
+	runAcc(t, nil, []resource.TestStep{
+		{
+			Config:      config(),
+			PlanOnly:    true,
+			ExpectError: errorMatching("Cannot use the APM manager at "+endpoint, "could not be reached", "skip_connection_check = true"),
+		},
+		{
+			Config:             config("  skip_connection_check = true"),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+			}},
 		},
 	})
 }
@@ -163,21 +150,16 @@ func TestAccProvider_tls(t *testing.T) {
 	}
 	untrusted := providerHCL(sim.URL, sim.AdminKey) + systemHCL("test", "secure")
 	trusted := providerHCL(sim.URL, sim.AdminKey, fmt.Sprintf("  ca_cert_pem = %q", caPEM)) + systemHCL("test", "secure")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config:      untrusted,
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Cannot use the APM manager at ` + regexp.QuoteMeta(sim.URL) + `.*(?i:certificate|x509|tls)`),
-			},
-			{
-				Config:           trusted,
-				ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate)),
-				Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems("secure")),
-			},
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:      untrusted,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Cannot use the APM manager at ` + regexp.QuoteMeta(sim.URL) + `.*(?i:certificate|x509|tls)`),
+		},
+		{
+			Config:           trusted,
+			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate)),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems("secure")),
 		},
 	})
 	if n := env.writes(); n != 2 { // the create and the destroy
@@ -187,15 +169,11 @@ func TestAccProvider_tls(t *testing.T) {
 
 // An endpoint without scheme is refused with the URL it probably means.
 func TestAccProvider_endpointWithoutScheme(t *testing.T) {
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      providerHCL("127.0.0.1:8443", "k") + systemHCL("test", "shop"),
-				PlanOnly:    true,
-				ExpectError: errorMatching("APM endpoint without a scheme", "https://127.0.0.1:8443"),
-			},
+	runAcc(t, nil, []resource.TestStep{
+		{
+			Config:      providerHCL("127.0.0.1:8443", "k") + systemHCL("test", "shop"),
+			PlanOnly:    true,
+			ExpectError: errorMatching("APM endpoint without a scheme", "https://127.0.0.1:8443"),
 		},
 	})
 }
@@ -203,15 +181,11 @@ func TestAccProvider_endpointWithoutScheme(t *testing.T) {
 func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
 	t.Setenv(envEndpoint, "")
 	t.Setenv(envAPIKey, "")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      `provider "apm" {}` + systemHCL("test", "x"),
-				PlanOnly:    true,
-				ExpectError: errorMatching("Missing APM endpoint", "APM_ENDPOINT"),
-			},
+	runAcc(t, nil, []resource.TestStep{
+		{
+			Config:      `provider "apm" {}` + systemHCL("test", "x"),
+			PlanOnly:    true,
+			ExpectError: errorMatching("Missing APM endpoint", "APM_ENDPOINT"),
 		},
 	})
 }
@@ -226,28 +200,24 @@ func TestAccProvider_noKey(t *testing.T) {
 data "apm_manager_info" "this" {}
 data "apm_public_nodes" "all" {}
 `
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:           providerHCL(env.sim.URL, "") + public,
-				ConfigPlanChecks: applied(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
-					statecheck.ExpectKnownValue("data.apm_public_nodes.all", tfjsonpath.New("nodes"), knownvalue.NotNull()),
-				},
+	env.test([]resource.TestStep{
+		{
+			Config:           providerHCL(env.sim.URL, "") + public,
+			ConfigPlanChecks: applied(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
+				statecheck.ExpectKnownValue("data.apm_public_nodes.all", tfjsonpath.New("nodes"), knownvalue.NotNull()),
 			},
-			{
-				Config:      providerHCL(env.sim.URL, "") + public + systemHCL("test", "shop"),
-				PlanOnly:    true,
-				ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
-			},
-			{
-				Config:      providerHCL(env.sim.URL, "") + `data "apm_systems" "all" {}`,
-				PlanOnly:    true,
-				ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
-			},
+		},
+		{
+			Config:      providerHCL(env.sim.URL, "") + public + systemHCL("test", "shop"),
+			PlanOnly:    true,
+			ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
+		},
+		{
+			Config:      providerHCL(env.sim.URL, "") + `data "apm_systems" "all" {}`,
+			PlanOnly:    true,
+			ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
 		},
 	})
 	if n := env.writes(); n != 0 {

@@ -138,84 +138,79 @@ func TestAccSystem_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(systemHCL("test", "payments")),
-				ConfigPlanChecks: applied(
-					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue("apm_system.test", tfjsonpath.New("id")),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments")),
-					statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
-					sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkExists("apm_system.test"),
-					env.checkSystemInManager("apm_system.test"),
-					env.checkSystems("payments"),
-				),
+	env.test([]resource.TestStep{
+		{
+			Config: env.config(systemHCL("test", "payments")),
+			ConfigPlanChecks: applied(
+				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+				plancheck.ExpectUnknownValue("apm_system.test", tfjsonpath.New("id")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments")),
+				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+				sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
-			{
-				// A rename is an in-place update that keeps the manager's systemId.
-				Config: env.config(systemHCL("test", "payments-v2")),
-				ConfigPlanChecks: applied(
-					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
-					sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
-					newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkSystemInManager("apm_system.test"),
-					env.checkSystems("payments-v2"),
-				),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkExists("apm_system.test"),
+				env.checkSystemInManager("apm_system.test"),
+				env.checkSystems("payments"),
+			),
+		},
+		{
+			// A rename is an in-place update that keeps the manager's systemId.
+			Config: env.config(systemHCL("test", "payments-v2")),
+			ConfigPlanChecks: applied(
+				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
+				sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
-			{
-				ResourceName:      "apm_system.test",
-				ImportState:       true,
-				ImportStateId:     "payments-v2",
-				ImportStateVerify: true,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkSystemInManager("apm_system.test"),
+				env.checkSystems("payments-v2"),
+			),
+		},
+		{
+			ResourceName:      "apm_system.test",
+			ImportState:       true,
+			ImportStateId:     "payments-v2",
+			ImportStateVerify: true,
+		},
+		{
+			ResourceName:      "apm_system.test",
+			ImportState:       true,
+			ImportStateIdFunc: importIDFrom("apm_system.test", ""),
+			ImportStateVerify: true,
+		},
+		{
+			ResourceName:    "apm_system.test",
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   "payments-v2",
+		},
+		{
+			ResourceName:      "apm_system.test",
+			ImportState:       true,
+			ImportStateKind:   resource.ImportBlockWithID,
+			ImportStateIdFunc: importIDFrom("apm_system.test", ""),
+		},
+		{
+			// Deleted outside Terraform: the plan creates it again, and apply does.
+			PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), "payments-v2")) },
+			Config:    env.config(systemHCL("test", "payments-v2")),
+			ConfigPlanChecks: applied(
+				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
-			{
-				ResourceName:      "apm_system.test",
-				ImportState:       true,
-				ImportStateIdFunc: importIDFrom("apm_system.test", ""),
-				ImportStateVerify: true,
-			},
-			{
-				ResourceName:    "apm_system.test",
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportStateId:   "payments-v2",
-			},
-			{
-				ResourceName:      "apm_system.test",
-				ImportState:       true,
-				ImportStateKind:   resource.ImportBlockWithID,
-				ImportStateIdFunc: importIDFrom("apm_system.test", ""),
-			},
-			{
-				// Deleted outside Terraform: the plan creates it again, and apply does.
-				PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), "payments-v2")) },
-				Config:    env.config(systemHCL("test", "payments-v2")),
-				ConfigPlanChecks: applied(
-					plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkSystemInManager("apm_system.test"),
-					env.checkSystems("payments-v2"),
-				),
-			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkSystemInManager("apm_system.test"),
+				env.checkSystems("payments-v2"),
+			),
 		},
 	})
 }
@@ -223,27 +218,22 @@ func TestAccSystem_lifecycle(t *testing.T) {
 // Import IDs that name no system, or are malformed, are refused with the accepted form.
 func TestAccSystem_importErrors(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config:           env.config(systemHCL("test", "shop")),
-				ConfigPlanChecks: applied(),
-			},
-			{
-				ResourceName:  "apm_system.test",
-				ImportState:   true,
-				ImportStateId: "nosuch",
-				ExpectError:   errorMatching("Cannot import apm_system nosuch", `no system has the name or id "nosuch"`),
-			},
-			{
-				ResourceName:  "apm_system.test",
-				ImportState:   true,
-				ImportStateId: "shop/web-01",
-				ExpectError:   errorMatching("Invalid import ID for apm_system", "Expected <system>", "the system's name or id", `got "shop/web-01"`),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:           env.config(systemHCL("test", "shop")),
+			ConfigPlanChecks: applied(),
+		},
+		{
+			ResourceName:  "apm_system.test",
+			ImportState:   true,
+			ImportStateId: "nosuch",
+			ExpectError:   errorMatching("Cannot import apm_system nosuch", `no system has the name or id "nosuch"`),
+		},
+		{
+			ResourceName:  "apm_system.test",
+			ImportState:   true,
+			ImportStateId: "shop/web-01",
+			ExpectError:   errorMatching("Invalid import ID for apm_system", "Expected <system>", "the system's name or id", `got "shop/web-01"`),
 		},
 	})
 }
@@ -255,37 +245,32 @@ func TestAccSystem_renamedOutOfBandIsRenamedBack(t *testing.T) {
 	config := env.config(systemHCL("shop", "shop") + fleetNodesHCL("apm_system.shop.id", 2))
 	sameSystemID := statecheck.CompareValue(compare.ValuesSame())
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config:           config,
-				ConfigPlanChecks: applied(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
-					sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
-				},
+	env.test([]resource.TestStep{
+		{
+			Config:           config,
+			ConfigPlanChecks: applied(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
+				sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
 			},
-			{
-				PreConfig: func() { env.must(env.admin.RenameSystem(env.ctx(), "shop", "shop-old")) },
-				Config:    config,
-				ConfigPlanChecks: applied(
-					exactActions{"apm_system.shop": plancheck.ResourceActionUpdate},
-					plancheck.ExpectKnownValue("apm_system.shop", tfjsonpath.New("name"), knownvalue.StringExact("shop")),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
-					sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkSystems("shop"),
-					env.checkSystemInManager("apm_system.shop"),
-					env.checkNodeInManager("apm_node.n1"),
-					env.checkNodeInManager("apm_node.n2"),
-				),
+		},
+		{
+			PreConfig: func() { env.must(env.admin.RenameSystem(env.ctx(), "shop", "shop-old")) },
+			Config:    config,
+			ConfigPlanChecks: applied(
+				exactActions{"apm_system.shop": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_system.shop", tfjsonpath.New("name"), knownvalue.StringExact("shop")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
+				sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
 			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkSystems("shop"),
+				env.checkSystemInManager("apm_system.shop"),
+				env.checkNodeInManager("apm_node.n1"),
+				env.checkNodeInManager("apm_node.n2"),
+			),
 		},
 	})
 }
@@ -297,32 +282,27 @@ func TestAccSystem_renameLeavesNodesAlone(t *testing.T) {
 		return env.config(systemHCL("x", name) + fleetNodesHCL("apm_system.x.id", 3))
 	}
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config:            config("orders"),
-				ConfigPlanChecks:  applied(),
-				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
-			},
-			{
-				Config: config("orders-v2"),
-				ConfigPlanChecks: applied(
-					exactActions{"apm_system.x": plancheck.ResourceActionUpdate},
-					plancheck.ExpectResourceAction("apm_node.n1", plancheck.ResourceActionNoop),
-					plancheck.ExpectResourceAction("apm_node.n2", plancheck.ResourceActionNoop),
-					plancheck.ExpectResourceAction("apm_node.n3", plancheck.ResourceActionNoop),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkSystems("orders-v2"),
-					env.checkNodeInManager("apm_node.n1"),
-					env.checkNodeInManager("apm_node.n2"),
-					env.checkNodeInManager("apm_node.n3"),
-				),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:            config("orders"),
+			ConfigPlanChecks:  applied(),
+			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
+		},
+		{
+			Config: config("orders-v2"),
+			ConfigPlanChecks: applied(
+				exactActions{"apm_system.x": plancheck.ResourceActionUpdate},
+				plancheck.ExpectResourceAction("apm_node.n1", plancheck.ResourceActionNoop),
+				plancheck.ExpectResourceAction("apm_node.n2", plancheck.ResourceActionNoop),
+				plancheck.ExpectResourceAction("apm_node.n3", plancheck.ResourceActionNoop),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkSystems("orders-v2"),
+				env.checkNodeInManager("apm_node.n1"),
+				env.checkNodeInManager("apm_node.n2"),
+				env.checkNodeInManager("apm_node.n3"),
+			),
 		},
 	})
 }
@@ -336,57 +316,52 @@ func TestAccSystem_noFalseDrift(t *testing.T) {
 			nodeHCL("n2", "apm_system.x.id", "node-02", "10.1.0.2", 7730) +
 			nodeHCL("n3", "apm_system.x.id", "node-03", "10.1.0.3", 7730))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config: config("fleet", "10.1.0.1", 7730),
-				ConfigPlanChecks: applied(exactActions{
-					"apm_system.x": plancheck.ResourceActionCreate, "apm_node.n1": plancheck.ResourceActionCreate,
-					"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
-				}),
-				Check: env.checkExists("apm_system.x", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
+	env.test([]resource.TestStep{
+		{
+			Config: config("fleet", "10.1.0.1", 7730),
+			ConfigPlanChecks: applied(exactActions{
+				"apm_system.x": plancheck.ResourceActionCreate, "apm_node.n1": plancheck.ResourceActionCreate,
+				"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
+			}),
+			Check: env.checkExists("apm_system.x", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
+		},
+		{
+			Config:           config("fleet", "10.1.0.11", 7730),
+			ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
+			Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7730),
+		},
+		{
+			Config:           config("fleet", "10.1.0.11", 7731),
+			ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
+			Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7731),
+		},
+		{
+			Config:           config("fleet-v2", "10.1.0.11", 7731),
+			ConfigPlanChecks: applied(exactActions{"apm_system.x": plancheck.ResourceActionUpdate}),
+			Check:            env.checkNode("fleet-v2", "node-01", "10.1.0.11", 7731),
+		},
+		{
+			// A rename and a node change in one apply.
+			Config: config("fleet-v3", "10.1.0.21", 7732),
+			ConfigPlanChecks: applied(exactActions{
+				"apm_system.x": plancheck.ResourceActionUpdate, "apm_node.n1": plancheck.ResourceActionUpdate,
+			}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkNode("fleet-v3", "node-01", "10.1.0.21", 7732),
+				env.checkSystems("fleet-v3"),
+			),
+		},
+		{
+			RefreshState: true,
+			RefreshPlanChecks: resource.RefreshPlanChecks{
+				PostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
 			},
-			{
-				Config:           config("fleet", "10.1.0.11", 7730),
-				ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
-				Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7730),
-			},
-			{
-				Config:           config("fleet", "10.1.0.11", 7731),
-				ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
-				Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7731),
-			},
-			{
-				Config:           config("fleet-v2", "10.1.0.11", 7731),
-				ConfigPlanChecks: applied(exactActions{"apm_system.x": plancheck.ResourceActionUpdate}),
-				Check:            env.checkNode("fleet-v2", "node-01", "10.1.0.11", 7731),
-			},
-			{
-				// A rename and a node change in one apply.
-				Config: config("fleet-v3", "10.1.0.21", 7732),
-				ConfigPlanChecks: applied(exactActions{
-					"apm_system.x": plancheck.ResourceActionUpdate, "apm_node.n1": plancheck.ResourceActionUpdate,
-				}),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkNode("fleet-v3", "node-01", "10.1.0.21", 7732),
-					env.checkSystems("fleet-v3"),
-				),
-			},
-			{
-				RefreshState: true,
-				RefreshPlanChecks: resource.RefreshPlanChecks{
-					PostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				Config:   config("fleet-v3", "10.1.0.21", 7732),
-				PlanOnly: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
-				},
+		},
+		{
+			Config:   config("fleet-v3", "10.1.0.21", 7732),
+			PlanOnly: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -450,37 +425,32 @@ import {
 func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
 	env := newAccEnv(t)
 	config := env.config(systemHCL("s", "legacy", `  timeouts = { delete = "2s" }`))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config:           config,
-				ConfigPlanChecks: applied(),
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           config,
+			ConfigPlanChecks: applied(),
+		},
+		{
+			PreConfig: func() {
+				env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{
+					NodeName: "stray-01", SystemName: "legacy", HostIP: "10.9.0.1", AgentPort: 7730,
+				}))
 			},
-			{
-				PreConfig: func() {
-					env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{
-						NodeName: "stray-01", SystemName: "legacy", HostIP: "10.9.0.1", AgentPort: 7730,
-					}))
-				},
-				Config:      config,
-				Destroy:     true,
-				ExpectError: errorMatching(`Failed to delete system "legacy"`, "gave up after 2s", `node "stray-01"`, "timeouts.delete"),
+			Config:      config,
+			Destroy:     true,
+			ExpectError: errorMatching(`Failed to delete system "legacy"`, "gave up after 2s", `node "stray-01"`, "timeouts.delete"),
+		},
+		{
+			// The system is still there, and still managed; remove the stray node so that
+			// the final destroy succeeds.
+			PreConfig: func() {
+				node, err := env.admin.GetNode(env.ctx(), "legacy", "stray-01")
+				env.must(err)
+				env.must(env.admin.DeleteNode(env.ctx(), "legacy", node.NodeID))
 			},
-			{
-				// The system is still there, and still managed; remove the stray node so that
-				// the final destroy succeeds.
-				PreConfig: func() {
-					node, err := env.admin.GetNode(env.ctx(), "legacy", "stray-01")
-					env.must(err)
-					env.must(env.admin.DeleteNode(env.ctx(), "legacy", node.NodeID))
-				},
-				Config:   config,
-				PlanOnly: true,
-				Check:    env.checkSystemInManager("apm_system.s"),
-			},
+			Config:   config,
+			PlanOnly: true,
+			Check:    env.checkSystemInManager("apm_system.s"),
 		},
 	})
 }
@@ -489,58 +459,49 @@ func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
 func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
 	env := newAccEnv(t)
 	config := env.config(systemHCL("t", "taken"))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() { env.must(env.admin.CreateSystem(env.ctx(), "taken")) },
-				Config:    config,
-				// The printed ID is exactly "taken": the regexp ends it with the quote of the
-				// import block, and the next step imports with exactly that ID.
-				ExpectError: errorMatching("System already exists: taken",
-					"terraform import apm_system.<name> taken", `id = "taken"`),
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			PreConfig: func() { env.must(env.admin.CreateSystem(env.ctx(), "taken")) },
+			Config:    config,
+			// The printed ID is exactly "taken": the regexp ends it with the quote of the
+			// import block, and the next step imports with exactly that ID.
+			ExpectError: errorMatching("System already exists: taken",
+				"terraform import apm_system.<name> taken", `id = "taken"`),
+		},
+		{
+			ResourceName:       "apm_system.t",
+			ImportState:        true,
+			ImportStateId:      "taken",
+			ImportStatePersist: true,
+			ImportStateCheck: func(states []*terraform.InstanceState) error {
+				if len(states) != 1 || states[0].Attributes["name"] != "taken" || states[0].Attributes["id"] != env.systemID("taken") {
+					return fmt.Errorf("imported %d objects: %v", len(states), states)
+				}
+				return nil
 			},
-			{
-				ResourceName:       "apm_system.t",
-				ImportState:        true,
-				ImportStateId:      "taken",
-				ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 || states[0].Attributes["name"] != "taken" || states[0].Attributes["id"] != env.systemID("taken") {
-						return fmt.Errorf("imported %d objects: %v", len(states), states)
-					}
-					return nil
-				},
-			},
-			{
-				Config:           config,
-				ConfigPlanChecks: applied(exactActions{"apm_system.t": plancheck.ResourceActionNoop}),
-				Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.t"), env.checkSystems("taken")),
-			},
+		},
+		{
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{"apm_system.t": plancheck.ResourceActionNoop}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.t"), env.checkSystems("taken")),
 		},
 	})
 }
 
 func TestAccSystem_invalidNameFailsAtPlan(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.config(systemHCL("test", "has space")),
-				ExpectError: errorMatching("Attribute name must be 1 to 20 characters", "got: has space"),
-			},
-			{
-				Config:      env.config(systemHCL("test", "a-name-longer-than-20-chars")),
-				ExpectError: errorMatching("Attribute name must be 1 to 20 characters"),
-			},
-			{
-				Config:      env.config(systemHCL("test", "ok", `  timeouts = { delete = "soon" }`)),
-				ExpectError: regexp.MustCompile(`(?i)duration`),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:      env.config(systemHCL("test", "has space")),
+			ExpectError: errorMatching("Attribute name must be 1 to 20 characters", "got: has space"),
+		},
+		{
+			Config:      env.config(systemHCL("test", "a-name-longer-than-20-chars")),
+			ExpectError: errorMatching("Attribute name must be 1 to 20 characters"),
+		},
+		{
+			Config:      env.config(systemHCL("test", "ok", `  timeouts = { delete = "soon" }`)),
+			ExpectError: regexp.MustCompile(`(?i)duration`),
 		},
 	})
 	if n := env.writes(); n != 0 {
@@ -551,14 +512,10 @@ func TestAccSystem_invalidNameFailsAtPlan(t *testing.T) {
 // A viewer key can plan (it lists systems) but the create is refused with advice.
 func TestAccSystem_viewerKeyIsForbidden(t *testing.T) {
 	env := newAccEnv(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.configWithKey(env.sim.ViewerKey, systemHCL("test", "readonly")),
-				ExpectError: errorMatching(`Failed to create system "readonly"`, "403", "Access denied", "administrator key", "APM_API_KEY"),
-			},
+	env.test([]resource.TestStep{
+		{
+			Config:      env.configWithKey(env.sim.ViewerKey, systemHCL("test", "readonly")),
+			ExpectError: errorMatching(`Failed to create system "readonly"`, "403", "Access denied", "administrator key", "APM_API_KEY"),
 		},
 	})
 	if err := env.checkSystems()(nil); err != nil {
