@@ -2,11 +2,11 @@ package provider
 
 import (
 	"math/big"
+	"slices"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -147,26 +147,31 @@ func (f field[T]) resourceAttribute(noun string) rschema.Attribute {
 	}
 	switch f.kind {
 	case kindInt64:
-		a := rschema.Int64Attribute{MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.int64Rules}
-		switch f.role {
-		case computedStable:
-			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
-		case requiredReplace:
-			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+		return rschema.Int64Attribute{
+			MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.int64Rules,
+			PlanModifiers: roleModifiers(f.role, int64planmodifier.UseStateForUnknown, int64planmodifier.RequiresReplace),
 		}
-		return a
 	case kindBool:
 		return rschema.BoolAttribute{MarkdownDescription: description, Required: userInput, Computed: computed}
 	default:
-		a := rschema.StringAttribute{MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.stringRules}
-		switch f.role {
-		case computedStable:
-			a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-		case requiredReplace:
-			a.PlanModifiers = []planmodifier.String{stringplanmodifier.RequiresReplace()}
+		return rschema.StringAttribute{
+			MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.stringRules,
+			PlanModifiers: roleModifiers(f.role, stringplanmodifier.UseStateForUnknown, stringplanmodifier.RequiresReplace),
 		}
-		return a
 	}
+}
+
+// roleModifiers are the plan modifiers of a role, for any attribute type: a value the
+// manager set once keeps its state instead of showing "(known after apply)", and a
+// replacing input forces replacement.
+func roleModifiers[M any](r role, keepState, replace func() M) []M {
+	switch r {
+	case computedStable:
+		return []M{keepState()}
+	case requiredReplace:
+		return []M{replace()}
+	}
+	return nil
 }
 
 // dataAttribute is the field as a data source attribute: computed, or a required lookup
@@ -215,18 +220,9 @@ func dataAttributes[T any](fields []field[T], keys []string, only ...view) map[s
 		if len(only) > 0 && f.views&only[0] == 0 {
 			continue
 		}
-		out[f.name] = f.dataAttribute(contains(keys, f.name))
+		out[f.name] = f.dataAttribute(slices.Contains(keys, f.name))
 	}
 	return out
-}
-
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // objectType is the Terraform type of an object made of all the fields.

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -54,7 +55,7 @@ func (id identity) describe() string {
 // parse splits an import ID into its parts, each non-empty.
 func (id identity) parse(raw string) ([]string, error) {
 	pieces := strings.Split(raw, "/")
-	if len(pieces) != len(id.parts) || contains(pieces, "") {
+	if len(pieces) != len(id.parts) || slices.Contains(pieces, "") {
 		return nil, fmt.Errorf("expected %s; got %q", id.describe(), raw)
 	}
 	return pieces, nil

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -85,7 +86,7 @@ func flatten[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, 
 		f, isField := byName[name]
 		old, hasOld := prior[name]
 		switch {
-		case isField && !contains(fromPrior, name):
+		case isField && !slices.Contains(fromPrior, name):
 			fresh := f.value(obj)
 			if f.same != nil && hasOld && f.same(old, fresh) {
 				fresh = old

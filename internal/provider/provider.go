@@ -128,7 +128,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	}
 	client, err := apm.New(clientCfg)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("endpoint"), "Invalid APM provider configuration", err.Error())
+		resp.Diagnostics.AddError("Invalid APM provider configuration", err.Error())
 		return
 	}
 	m := &manager{Client: client, systems: newSystemDirectory()}

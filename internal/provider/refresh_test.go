@@ -36,11 +36,7 @@ func TestAccRefresh_oneGetPerObject(t *testing.T) {
 				// The harness refreshes more than once in a refresh step (refresh, then
 				// plan), so compare per pass: each pass reads the system once and each
 				// node once, and its provider start lists the systems once.
-				got := env.sim.Sim.RequestCounts()
-				passes := got[systemRead]
-				lists := got[systemList]
-				delete(got, systemList)
-				want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
+				got, lists, passes, want := env.refreshCounts(nodes)
 				if passes == 0 || !maps.Equal(got, want) {
 					t.Errorf("refreshing 1 system and %d nodes made %v (and %d lists); want only %v", nodes, got, lists, want)
 				}
@@ -73,11 +69,7 @@ func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
 			PreConfig: func() {
 				// Per pass: one GET of the system (the first by its old name, a 404, and one
 				// more list of the systems to find it by id), one GET per node.
-				got := env.sim.Sim.RequestCounts()
-				passes := got[systemRead]
-				lists := got[systemList]
-				delete(got, systemList)
-				want := map[string]int{systemRead: passes, nodeRead: nodes * passes}
+				got, lists, passes, want := env.refreshCounts(nodes)
 				if passes == 0 || !maps.Equal(got, want) || lists > 2*passes {
 					t.Errorf("refreshing after a rename made %v and %d lists; want %v and at most %d lists", got, lists, want, 2*passes)
 				}
@@ -87,4 +79,14 @@ func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
 			Check:            env.checkSystems("fleet"),
 		},
 	})
+}
+
+// refreshCounts splits apmsim's request counts since the last reset into the lists of the
+// systems and the rest, and gives what the rest must be for refreshes of 1 system and n
+// nodes: per pass (one per system GET), one GET of the system and one per node.
+func (e *accEnv) refreshCounts(n int) (got map[string]int, lists, passes int, want map[string]int) {
+	got = e.sim.Sim.RequestCounts()
+	lists, passes = got[systemList], got[systemRead]
+	delete(got, systemList)
+	return got, lists, passes, map[string]int{systemRead: passes, nodeRead: n * passes}
 }
