@@ -38,10 +38,10 @@ func main() {
 }
 
 type config struct {
-	addr, caOut, adminKey, viewerKey, stateFile, seed string
-	insecureHTTP, omitOptional                        bool
-	transitionDelay                                   time.Duration
-	faults                                            []apmsim.FaultRule
+	addr, caOut, tlsDir, adminKey, viewerKey, stateFile, seed string
+	insecureHTTP, omitOptional                                bool
+	transitionDelay                                           time.Duration
+	faults                                                    []apmsim.FaultRule
 }
 
 func parseFlags(args []string) (config, error) {
@@ -49,6 +49,7 @@ func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("apmsim", flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8443", "listen address (port 0 picks a free port)")
 	fs.StringVar(&c.caOut, "ca-out", "", "write the CA certificate (PEM) to this file")
+	fs.StringVar(&c.tlsDir, "tls-dir", "", "keep the CA certificate and key in this directory (made if missing), so that clients trusting the CA still verify the server after a restart")
 	fs.BoolVar(&c.insecureHTTP, "insecure-http", false, "serve plain HTTP instead of HTTPS")
 	fs.StringVar(&c.adminKey, "admin-key", os.Getenv("APMSIM_ADMIN_KEY"), "admin API key (default $APMSIM_ADMIN_KEY, else generated and printed)")
 	fs.StringVar(&c.viewerKey, "viewer-key", os.Getenv("APMSIM_VIEWER_KEY"), "read-only API key (default $APMSIM_VIEWER_KEY, else none)")
@@ -56,7 +57,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.seed, "seed", apmsim.SeedEmpty, "initial data when there is no state file: empty or demo")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", apmsim.DefaultTransitionDelay, "how long a server stays starting or stopping before it is running or stopped")
 	fs.BoolVar(&c.omitOptional, "omit-optional-fields", false, "answer like a terse manager: leave out optional and assumption fields (node detail nodeId, ...); node ids are the node names")
-	fs.Func("fault", "fault injection rule 'METHOD PATHGLOB [status=N] [rate=R] [latency=D] [reset=true] [retryAfter=D] [times=N] [seed=N]' (repeatable)", func(v string) error {
+	fs.Func("fault", "fault injection rule 'METHOD PATHGLOB [status=N] [rate=R] [latency=D] [reset=true] [after=true] [retryAfter=D] [times=N] [seed=N]' (repeatable; after=true serves the request, then loses its answer)", func(v string) error {
 		rule, err := apmsim.ParseFaultRule(v)
 		c.faults = append(c.faults, rule)
 		return err
@@ -69,6 +70,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.insecureHTTP && c.caOut != "" {
 		return c, errors.New("--ca-out needs HTTPS; drop --insecure-http")
+	}
+	if c.insecureHTTP && c.tlsDir != "" {
+		return c, errors.New("--tls-dir needs HTTPS; drop --insecure-http")
 	}
 	return c, nil
 }
@@ -138,22 +142,18 @@ func serveUntilDone(ctx context.Context, srv *http.Server, serve func() error) e
 	return nil
 }
 
-// setUpTLS makes the certificate for the listen host (and, when listening
-// on all interfaces, for this machine's name) and writes the CA if asked.
+// setUpTLS makes the certificate for the listen host, with a CA kept in
+// --tls-dir or else a throw-away one, and writes the CA if asked.
 func setUpTLS(c config) (*tls.Config, error) {
-	host, _, err := net.SplitHostPort(c.addr)
+	hosts, err := tlsHosts(c.addr)
 	if err != nil {
 		return nil, err
 	}
-	var hosts []string
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		if name, err := os.Hostname(); err == nil {
-			hosts = append(hosts, name)
-		}
-	} else {
-		hosts = append(hosts, host)
+	makeTLS := apmsim.SelfSignedTLS
+	if c.tlsDir != "" {
+		makeTLS = func(hosts []string) (*tls.Config, []byte, error) { return apmsim.PersistentTLS(c.tlsDir, hosts) }
 	}
-	cfg, caPEM, err := apmsim.SelfSignedTLS(hosts)
+	cfg, caPEM, err := makeTLS(hosts)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +163,22 @@ func setUpTLS(c config) (*tls.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// tlsHosts names the server for its certificate: the listen host or, when
+// listening on all interfaces, this machine's name.
+func tlsHosts(addr string) ([]string, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		if name, err := os.Hostname(); err == nil {
+			return []string{name}, nil
+		}
+		return nil, nil
+	}
+	return []string{host}, nil
 }
 
 // describeOrigin says where the data comes from, for the serving line.

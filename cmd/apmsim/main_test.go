@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -111,6 +112,63 @@ func TestRunHTTPS(t *testing.T) {
 	}
 }
 
+// trustingClient is a client that trusts only the CA in the PEM file.
+func trustingClient(t *testing.T, caFile string) *http.Client {
+	t.Helper()
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(mustRead(t, caFile)) {
+		t.Fatal("CA file is not PEM")
+	}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// With --tls-dir (and --state-file) a restarted sim has the same CA, so a client set up
+// once keeps working, and sees the data of the run before.
+func TestRunTLSDirSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	tlsDir, caFile, state := filepath.Join(dir, "tls"), filepath.Join(dir, "ca.pem"), filepath.Join(dir, "state.json")
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--admin-key", "k", "--tls-dir", tlsDir, "--ca-out", caFile, "--state-file", state)
+	m := servingLine.FindStringSubmatch(nextLine(t, lines))
+	if m == nil || !strings.HasPrefix(m[1], "https://") {
+		t.Fatal("no HTTPS serving line")
+	}
+	c := trustingClient(t, caFile)
+	resp, err := c.Post(m[1]+"/rest/systems?key=k", "application/json", strings.NewReader(`{"systemName":"kept"}`))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("create: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	c.CloseIdleConnections()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(mustRead(t, filepath.Join(tlsDir, "ca.pem")), mustRead(t, caFile)) {
+		t.Fatal("--ca-out differs from the CA kept in --tls-dir")
+	}
+
+	lines, stop = started(t, "--addr", "127.0.0.1:0", "--admin-key", "k", "--tls-dir", tlsDir, "--state-file", state)
+	m = servingLine.FindStringSubmatch(nextLine(t, lines))
+	if m == nil {
+		t.Fatal("no serving line after the restart")
+	}
+	getJSON(t, c, m[1]+"/rest/systems/kept?key=k", 200, nil)
+	c.CloseIdleConnections()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestRunHTTPGeneratesKey(t *testing.T) {
 	t.Setenv("APMSIM_ADMIN_KEY", "")
 	t.Setenv("APMSIM_VIEWER_KEY", "viewer-from-env")
@@ -178,17 +236,26 @@ func TestRunOmitOptionalFields(t *testing.T) {
 }
 
 func TestRunRejectsBadArguments(t *testing.T) {
+	halfTLSDir := t.TempDir() // a CA certificate without its key
+	if err := os.WriteFile(filepath.Join(halfTLSDir, "ca.pem"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--seed", "full", "--admin-key", "k"}, `unknown seed "full"`},
 		{[]string{"--insecure-http", "--ca-out", "x.pem"}, "--ca-out needs HTTPS"},
+		{[]string{"--tls-dir", "tls", "--insecure-http"}, "--tls-dir needs HTTPS"},
+		{[]string{"--admin-key", "k", "--addr", "127.0.0.1:0", "--tls-dir", halfTLSDir}, filepath.Join(halfTLSDir, "ca-key.pem") + " is missing"},
 		{[]string{"--admin-key", "k", "--viewer-key", "k"}, "ViewerKey must differ"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 		{[]string{"--admin-key", "k", "--addr", "not-an-address"}, "missing port"},
 	} {
-		err := run(context.Background(), tc.args, io.Discard)
+		// Should run accept the arguments, it serves until the deadline and returns nil.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := run(ctx, tc.args, io.Discard)
+		cancel()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("run(%q) = %v, want %q", tc.args, err, tc.want)
 		}

@@ -13,9 +13,15 @@ provider "apm" {
   # skip_connection_check = true
 }
 
-# Every setting can also be given explicitly, e.g. from variables:
+# Every setting can also be given explicitly. Pass the key through an ephemeral variable
+# (Terraform >= 1.10, OpenTofu >= 1.11), never a merely sensitive one, whose value a saved
+# plan file would keep:
+# variable "apm_api_key" {
+#   type      = string
+#   ephemeral = true
+# }
 # provider "apm" {
 #   endpoint    = "https://apm-manager.example.com:8443"
-#   api_key     = var.apm_api_key # sensitive variable, e.g. from TF_VAR_apm_api_key
+#   api_key     = var.apm_api_key # from TF_VAR_apm_api_key
 #   ca_cert_pem = file("${path.module}/ca.pem")
 # }

@@ -289,7 +289,7 @@ func (c *Client) ModifyUser(ctx context.Context, userID string, upd UserUpdate) 
 	if err != nil {
 		return err
 	}
-	return withoutSecret(c.send(ctx, http.MethodPut, path, nil, updateUserBody(upd)), upd.Password)
+	return withoutSecret(c.send(ctx, http.MethodPut, path, nil, updateUserBody(upd), about(userID)), upd.Password)
 }
 
 // DeleteUser deletes a user (DELETE /rest/admin/user/{usrId}).
@@ -298,7 +298,7 @@ func (c *Client) DeleteUser(ctx context.Context, userID string) error {
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, nil, nil)
+	return c.send(ctx, http.MethodDelete, path, nil, nil, about(userID))
 }
 
 // GrantRole grants a role to a user (POST /rest/admin/user/{usrId}/auth/grant).
@@ -316,7 +316,7 @@ func (c *Client) authChange(ctx context.Context, pattern, userID, authID string)
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPost, path, nil, authIDBody{AuthID: authID})
+	return c.send(ctx, http.MethodPost, path, nil, authIDBody{AuthID: authID}, about(userID))
 }
 
 // ListUserRoles returns the roles granted to a user (GET /rest/admin/user/{usrId}/auth).
@@ -326,7 +326,7 @@ func (c *Client) ListUserRoles(ctx context.Context, userID string) ([]UserRole, 
 	if err != nil {
 		return nil, err
 	}
-	return getList(ctx, c, path, nil, "auths", wireRole.userRole)
+	return getList(ctx, c, path, nil, "auths", wireRole.userRole, about(userID))
 }
 
 // ListRoles returns every role (GET /rest/admin/auth). The result is never nil.
@@ -354,7 +354,7 @@ func (c *Client) ModifyRole(ctx context.Context, authID string, upd RoleUpdate) 
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPut, path, nil, updateRoleBody(upd))
+	return c.send(ctx, http.MethodPut, path, nil, updateRoleBody(upd), about(authID))
 }
 
 // DeleteRole deletes a role (DELETE /rest/admin/auth/{authId}).
@@ -363,7 +363,7 @@ func (c *Client) DeleteRole(ctx context.Context, authID string) error {
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, nil, nil)
+	return c.send(ctx, http.MethodDelete, path, nil, nil, about(authID))
 }
 
 // ActionTraceLogs returns the action trace log (GET /rest/admin/actionTraceLogList),

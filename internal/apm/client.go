@@ -9,7 +9,9 @@
 //
 // One file per API area (systems.go, nodes.go, public.go, ...) adds the calls on top of
 // the helpers in request.go: getList and getOne (over c.get) for reads, c.send for
-// writes. Poll (poll.go) waits for a state the manager reaches after a request returns.
+// writes. A call about one named object passes about(name) (getOne does it), or a 404 can
+// never mean that the object is gone (IsNotFound). Poll (poll.go) waits for a state the
+// manager reaches after a request returns.
 package apm
 
 import (
@@ -142,6 +144,10 @@ func newClient(cfg Config, r redactor) (*Client, error) {
 	return c, nil
 }
 
+// MaxRetries is how often the client retries a failed request; callers that repeat a
+// whole operation (a create whose outcome they checked) keep to the same budget.
+func (c *Client) MaxRetries() int { return c.maxRetries }
+
 func (c *Client) String() string { return "apm.Client{endpoint=" + c.baseURL + "}" }
 
 // GoString makes %#v safe as well.
@@ -149,6 +155,18 @@ func (c *Client) GoString() string { return c.String() }
 
 // Format makes every verb safe.
 func (c *Client) Format(f fmt.State, verb rune) { formatSafe(f, verb, c.String()) }
+
+// CheckEndpoint reports what New would find wrong with an endpoint, so that callers can
+// refuse it before they have a key or anything else to build a Client with.
+func CheckEndpoint(raw string) error {
+	_, err := parseEndpoint(raw)
+	return err
+}
+
+// CheckCACertPEM reports what New would find wrong with CA certificates in PEM.
+func CheckCACertPEM(pemText string) error {
+	return addPEMCertificates(x509.NewCertPool(), []byte(pemText))
+}
 
 // parseEndpoint checks the endpoint and returns it without trailing slash. A path prefix
 // (a manager behind a reverse proxy under /apm) is kept. A query is refused: the key must

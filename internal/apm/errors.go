@@ -1,10 +1,12 @@
 package apm
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,6 +17,9 @@ const (
 	CodeActionFailed = "ACTION_FAILED"
 	// CodeInvalidResponse marks a 2xx response whose body cannot be decoded.
 	CodeInvalidResponse = "INVALID_RESPONSE"
+	// CodePlainHTTPToHTTPS marks the 400 a TLS server gives to a plain HTTP request: the
+	// endpoint says http:// for a port that speaks HTTPS.
+	CodePlainHTTPToHTTPS = "PLAIN_HTTP_TO_HTTPS"
 )
 
 // maxMessageBytes bounds the error text taken from a non-JSON body (an HTML error page of a
@@ -30,6 +35,11 @@ type Error struct {
 	Method     string
 	Path       string // request path without query
 	Attempts   int    // attempts made; more than 1 only when the request was retried
+
+	endpoint       string // the client's base URL (no query, so no key), named in advice
+	subject        string // the object the request asked about (see about)
+	gone           bool   // the manager said that subject does not exist (see IsNotFound)
+	outcomeUnknown bool   // see OutcomeUnknown
 }
 
 func (e *Error) Error() string {
@@ -43,6 +53,9 @@ func (e *Error) Error() string {
 			b.WriteString(": " + e.Message)
 		}
 	}
+	if h := e.hint(); h != "" {
+		b.WriteString("; " + h)
+	}
 	b.WriteString(attemptsSuffix(e.Attempts))
 	return scrubKeyParams(b.String())
 }
@@ -53,6 +66,31 @@ func (e *Error) statusText() string {
 		return fmt.Sprintf("%d %s", e.StatusCode, e.Code)
 	}
 	return strings.TrimSpace(fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode)))
+}
+
+// hint is advice for the answers that usually come from a wrong endpoint rather than from
+// the manager: the user reads the text, and must learn to check the endpoint.
+func (e *Error) hint() string {
+	endpoint := cmp.Or(e.endpoint, "the endpoint")
+	switch {
+	case e.Code == CodePlainHTTPToHTTPS && strings.HasPrefix(e.endpoint, "http://"):
+		return fmt.Sprintf("the endpoint %s sends plain HTTP to a port that speaks HTTPS: change it to https://%s",
+			e.endpoint, strings.TrimPrefix(e.endpoint, "http://"))
+	case e.Code == CodePlainHTTPToHTTPS:
+		return fmt.Sprintf("plain HTTP reached a port that speaks HTTPS although %s uses HTTPS: check the proxy in between", endpoint)
+	case e.StatusCode == http.StatusNotFound && !e.gone:
+		return fmt.Sprintf("this answer from %s does not say that %s does not exist: check that the endpoint, including its path prefix, is the manager's",
+			endpoint, e.object())
+	}
+	return ""
+}
+
+// object names the object asked about in advice.
+func (e *Error) object() string {
+	if e.subject == "" {
+		return "the object asked for"
+	}
+	return strconv.Quote(e.subject)
 }
 
 func attemptsSuffix(n int) string {
@@ -71,7 +109,8 @@ type TransportError struct {
 	Attempts int    // attempts made; more than 1 only when the request was retried
 	Err      error  // sanitized cause; errors.Is(err, context.Canceled) works through it
 
-	what string // short description such as "connection failed"
+	what           string // short description such as "connection failed"
+	outcomeUnknown bool   // see OutcomeUnknown
 }
 
 func (e *TransportError) Error() string {
@@ -88,8 +127,23 @@ func (e *TransportError) Error() string {
 
 func (e *TransportError) Unwrap() error { return e.Err }
 
-// IsNotFound reports whether err is a 404 / NOT_FOUND from the manager.
-func IsNotFound(err error) bool { return hasStatusOrCode(err, http.StatusNotFound, "NOT_FOUND") }
+// IsNotFound reports whether the manager said that the object the request asked about does
+// not exist: a 404 whose body is the manager's error body with code NOT_FOUND and the
+// message "<Kind> not found: <name>" naming that object. Any other 404 (a proxy's page, a
+// wrong path prefix, a missing parent such as the system of a node) is not: the caller
+// must not conclude that the object is gone. HasStatus sees every 404.
+func IsNotFound(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.gone
+}
+
+// HasStatus reports whether err is an *Error for an answer with this HTTP status (an
+// actionResult "N" refusal has its 2xx status). It does not interpret the answer: for "the
+// object does not exist" use IsNotFound.
+func HasStatus(err error, status int) bool {
+	var e *Error
+	return errors.As(err, &e) && e.StatusCode == status
+}
 
 // IsConflict reports whether err is a 409 / CONFLICT (the object exists already).
 func IsConflict(err error) bool { return hasStatusOrCode(err, http.StatusConflict, "CONFLICT") }
@@ -102,9 +156,23 @@ func IsUnauthorized(err error) bool {
 // IsForbidden reports whether err is a 403 / FORBIDDEN (key valid, access denied).
 func IsForbidden(err error) bool { return hasStatusOrCode(err, http.StatusForbidden, "FORBIDDEN") }
 
-// IsBadRequest reports whether err is a 400 / BAD_REQUEST.
+// IsBadRequest reports whether err is a 400 / BAD_REQUEST. A plain HTTP request to an
+// HTTPS port is not (see IsPlainHTTPToHTTPS): the request was fine, the endpoint is wrong.
 func IsBadRequest(err error) bool {
 	return hasStatusOrCode(err, http.StatusBadRequest, "BAD_REQUEST")
+}
+
+// IsRateLimited reports whether err is a 429 / TOO_MANY_REQUESTS: the manager refused the
+// request because of its rate, after the client's retries.
+func IsRateLimited(err error) bool {
+	return hasStatusOrCode(err, http.StatusTooManyRequests, "TOO_MANY_REQUESTS")
+}
+
+// IsPlainHTTPToHTTPS reports whether err is the answer of a TLS server to a plain HTTP
+// request: the endpoint must start with https://.
+func IsPlainHTTPToHTTPS(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == CodePlainHTTPToHTTPS
 }
 
 // IsActionFailed reports whether err is an actionResult "N" answer.
@@ -113,9 +181,30 @@ func IsActionFailed(err error) bool {
 	return errors.As(err, &e) && e.Code == CodeActionFailed
 }
 
+// OutcomeUnknown reports whether a failed write may nevertheless have been carried out by
+// the manager, so that the caller must read the object before reporting a failure: the
+// request may have reached the manager but no answer came (connection lost after it was
+// established, reading the answer failed, the attempt timed out, the caller's context
+// ended while the request was in flight), or the manager answered with a 5xx other than
+// 503. It is false when the request provably did not run: the connection or the TLS
+// handshake failed, the request could not be built, a 4xx or 503 answer, an actionResult
+// "N", or a context that ended between attempts. When any attempt of a retried request was
+// ambiguous, the final error is too. It is meaningful for writes only: a read has no effect
+// to look for.
+func OutcomeUnknown(err error) bool {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.outcomeUnknown
+	}
+	var te *TransportError
+	return errors.As(err, &te) && te.outcomeUnknown
+}
+
+// hasStatusOrCode matches the manager's own status or code. A refusal and a plain-HTTP
+// answer carry a status too, but are categories of their own.
 func hasStatusOrCode(err error, status int, code string) bool {
 	var e *Error
-	if !errors.As(err, &e) || e.Code == CodeActionFailed {
+	if !errors.As(err, &e) || e.Code == CodeActionFailed || e.Code == CodePlainHTTPToHTTPS {
 		return false
 	}
 	return e.StatusCode == status || strings.EqualFold(e.Code, code)
@@ -154,14 +243,18 @@ func (b errorBody) message() string {
 	return ""
 }
 
-// newHTTPError builds the *Error for a non-2xx response. A body that is not the standard
-// JSON error body still yields an *Error, with the body text (trimmed) as its message.
-func (r redactor) newHTTPError(method, path string, status int, body []byte) *Error {
-	e := &Error{StatusCode: status, Method: method, Path: path}
+// newHTTPError builds the *Error for a non-2xx response to a request about subject (see
+// about). A body that is not the standard JSON error body still yields an *Error, with the
+// body text (trimmed) as its message.
+func (r redactor) newHTTPError(method, path, subject string, status int, body []byte) *Error {
+	e := &Error{StatusCode: status, Method: method, Path: path, subject: r.String(subject)}
 	var eb errorBody
 	if err := json.Unmarshal(body, &eb); err == nil {
 		e.Code = strings.TrimSpace(string(eb.Code))
 		e.Message = eb.message()
+		e.gone = status == http.StatusNotFound && strings.EqualFold(e.Code, "NOT_FOUND") && namesMissing(e.Message, subject)
+	} else if phrase, ok := plainHTTPPhrase(status, body); ok {
+		e.Code, e.Message = CodePlainHTTPToHTTPS, phrase
 	} else {
 		e.Message = bodyText(body)
 	}
@@ -174,6 +267,35 @@ func (r redactor) newHTTPError(method, path string, status int, body []byte) *Er
 	e.Message = r.String(e.Message)
 	e.Code = r.String(e.Code)
 	return e
+}
+
+// namesMissing reports whether msg, the manager's "<Kind> not found: <name>", names subject.
+// Only the name is compared: the kind is free text, while the name is what the request
+// asked for.
+func namesMissing(msg, subject string) bool {
+	const marker = "not found:"
+	i := strings.LastIndex(msg, marker)
+	return subject != "" && i >= 0 && strings.TrimSpace(msg[i+len(marker):]) == subject
+}
+
+// plainHTTPPhrases are what TLS servers answer to plain HTTP: Go's net/http, and nginx.
+var plainHTTPPhrases = []string{
+	"Client sent an HTTP request to an HTTPS server.",
+	"The plain HTTP request was sent to HTTPS port",
+}
+
+// plainHTTPPhrase returns the phrase of plainHTTPPhrases that a 400 body contains. The
+// phrase, not the body, becomes the message: nginx wraps it in an HTML page.
+func plainHTTPPhrase(status int, body []byte) (string, bool) {
+	if status != http.StatusBadRequest {
+		return "", false
+	}
+	for _, p := range plainHTTPPhrases {
+		if strings.Contains(string(body), p) {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // actionFailure returns an *Error when a 2xx body says `"actionResult": "N"`, nil otherwise

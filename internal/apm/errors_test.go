@@ -3,20 +3,25 @@ package apm
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
 func TestHTTPErrors(t *testing.T) {
-	type helpers struct{ badRequest, unauthorized, forbidden, notFound, conflict, actionFailed bool }
+	type helpers struct {
+		badRequest, unauthorized, forbidden, notFound, conflict, actionFailed, rateLimited, plainHTTP bool
+	}
 	cases := []struct {
 		name     string
 		status   int
 		body     string
 		wantCode string
 		wantMsg  string
-		wantText string
+		wantText string // {endpoint} stands for the test server's URL
 		want     helpers
 	}{
 		{"400", 400, `{"error":"systemName is required","code":"BAD_REQUEST"}`, "BAD_REQUEST", "systemName is required",
@@ -25,10 +30,14 @@ func TestHTTPErrors(t *testing.T) {
 			"POST /rest/systems: 401 UNAUTHORIZED: Unauthorized", helpers{unauthorized: true}},
 		{"403", 403, `{"error":"Access denied","code":"FORBIDDEN"}`, "FORBIDDEN", "Access denied",
 			"POST /rest/systems: 403 FORBIDDEN: Access denied", helpers{forbidden: true}},
+		// A create names no object, so no 404 says that the object asked for is gone.
 		{"404", 404, `{"error":"System not found: prod","code":"NOT_FOUND"}`, "NOT_FOUND", "System not found: prod",
-			"POST /rest/systems: 404 NOT_FOUND: System not found: prod", helpers{notFound: true}},
+			"POST /rest/systems: 404 NOT_FOUND: System not found: prod; this answer from {endpoint} does not say that " +
+				"the object asked for does not exist: check that the endpoint, including its path prefix, is the manager's", helpers{}},
 		{"409", 409, `{"error":"System already exists: prod","code":"CONFLICT"}`, "CONFLICT", "System already exists: prod",
 			"POST /rest/systems: 409 CONFLICT: System already exists: prod", helpers{conflict: true}},
+		{"429", 429, `{"error":"slow down"}`, "TOO_MANY_REQUESTS", "slow down",
+			"POST /rest/systems: 429 TOO_MANY_REQUESTS: slow down", helpers{rateLimited: true}},
 		{"500 without code", 500, `{"error":"database down"}`, "INTERNAL_SERVER_ERROR", "database down",
 			"POST /rest/systems: 500 INTERNAL_SERVER_ERROR: database down", helpers{}},
 		{"non-JSON body", 502, "<html>\n  <body>Bad   gateway</body>\n</html>\n", "BAD_GATEWAY", "<html> <body>Bad gateway</body> </html>",
@@ -39,13 +48,25 @@ func TestHTTPErrors(t *testing.T) {
 			"POST /rest/systems: 418 TEAPOT: I'm a teapot", helpers{}},
 		{"unknown status, no code", 499, `{"error":"client went away"}`, "", "client went away",
 			"POST /rest/systems: 499: client went away", helpers{}},
+		// IsNotFound needs the 404 itself; the code alone no longer decides.
 		{"code only decides", 400, `{"error":"gone","code":"NOT_FOUND"}`, "NOT_FOUND", "gone",
-			"POST /rest/systems: 400 NOT_FOUND: gone", helpers{badRequest: true, notFound: true}},
+			"POST /rest/systems: 400 NOT_FOUND: gone", helpers{badRequest: true}},
+		{"plain HTTP to nginx's HTTPS port", 400,
+			"<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n" +
+				"<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n" +
+				"<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+			CodePlainHTTPToHTTPS, "The plain HTTP request was sent to HTTPS port",
+			"POST /rest/systems: 400 PLAIN_HTTP_TO_HTTPS: The plain HTTP request was sent to HTTPS port; the endpoint {endpoint} " +
+				"sends plain HTTP to a port that speaks HTTPS: change it to https://{host}", helpers{plainHTTP: true}},
+		{"phrase in another status", 404, "Client sent an HTTP request to an HTTPS server.\n", "NOT_FOUND",
+			"Client sent an HTTP request to an HTTPS server.",
+			"POST /rest/systems: 404 NOT_FOUND: Client sent an HTTP request to an HTTPS server.; this answer from {endpoint} does not say that " +
+				"the object asked for does not exist: check that the endpoint, including its path prefix, is the manager's", helpers{}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, tc.status, tc.body) })
-			err := newTestClient(t, srv.URL).CreateSystem(context.Background(), "prod")
+			err := newTestClient(t, srv.URL, withMaxRetries(0)).CreateSystem(context.Background(), "prod")
 			var e *Error
 			if !errors.As(err, &e) {
 				t.Fatalf("error %v (%T) is not an *Error", err, err)
@@ -53,12 +74,17 @@ func TestHTTPErrors(t *testing.T) {
 			if e.StatusCode != tc.status || e.Code != tc.wantCode || e.Message != tc.wantMsg || e.Method != "POST" || e.Path != "/rest/systems" {
 				t.Errorf("error = %+v", *e)
 			}
-			if err.Error() != tc.wantText {
-				t.Errorf("text = %q\nwant   %q", err.Error(), tc.wantText)
+			want := strings.NewReplacer("{endpoint}", srv.URL, "{host}", srv.Listener.Addr().String()).Replace(tc.wantText)
+			if err.Error() != want {
+				t.Errorf("text = %q\nwant   %q", err.Error(), want)
 			}
-			got := helpers{IsBadRequest(err), IsUnauthorized(err), IsForbidden(err), IsNotFound(err), IsConflict(err), IsActionFailed(err)}
+			got := helpers{IsBadRequest(err), IsUnauthorized(err), IsForbidden(err), IsNotFound(err), IsConflict(err),
+				IsActionFailed(err), IsRateLimited(err), IsPlainHTTPToHTTPS(err)}
 			if got != tc.want {
 				t.Errorf("helpers = %+v, want %+v", got, tc.want)
+			}
+			if !HasStatus(err, tc.status) || HasStatus(err, tc.status+1) {
+				t.Errorf("HasStatus does not report exactly %d", tc.status)
 			}
 			if rec.count() != 1 {
 				t.Errorf("attempts = %d, want 1", rec.count())
@@ -69,13 +95,26 @@ func TestHTTPErrors(t *testing.T) {
 
 func TestHelpersOnOtherErrors(t *testing.T) {
 	for _, err := range []error{nil, errors.New("plain"), &TransportError{Method: "GET", Path: "/x", Err: context.Canceled}} {
-		if IsNotFound(err) || IsConflict(err) || IsUnauthorized(err) || IsForbidden(err) || IsBadRequest(err) || IsActionFailed(err) {
+		if IsNotFound(err) || IsConflict(err) || IsUnauthorized(err) || IsForbidden(err) || IsBadRequest(err) || IsActionFailed(err) ||
+			IsRateLimited(err) || IsPlainHTTPToHTTPS(err) || HasStatus(err, 0) || OutcomeUnknown(err) {
 			t.Errorf("a helper matched %v", err)
 		}
 	}
-	wrapped := errors.Join(errors.New("context"), &Error{StatusCode: 404, Code: "NOT_FOUND"})
-	if !IsNotFound(wrapped) {
-		t.Error("IsNotFound does not see through wrapping")
+	// Only the client can tell that a 404 came from the manager, naming the object.
+	built := &Error{StatusCode: 404, Code: "NOT_FOUND", Message: "System not found: prod"}
+	if IsNotFound(built) || !HasStatus(built, 404) {
+		t.Errorf("a 404 built by hand: IsNotFound %t, HasStatus %t; want false, true", IsNotFound(built), HasStatus(built, 404))
+	}
+	if !strings.Contains(built.Error(), "this answer from the endpoint does not say") {
+		t.Errorf("text = %q", built)
+	}
+
+	srv, _ := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+		reply(w, 404, `{"error":"System not found: prod","code":"NOT_FOUND"}`)
+	})
+	_, err := newTestClient(t, srv.URL).GetSystem(context.Background(), "prod")
+	if wrapped := fmt.Errorf("reading: %w", errors.Join(errors.New("context"), err)); !IsNotFound(wrapped) || !HasStatus(wrapped, 404) {
+		t.Errorf("the helpers do not see through wrapping: %v", wrapped)
 	}
 }
 
@@ -203,5 +242,40 @@ func TestActionFailureWithUnexpectedReasonShape(t *testing.T) {
 		if err.Message == "" {
 			t.Errorf("%s: the error carries no message", body)
 		}
+	}
+}
+
+// An http:// endpoint for a port that speaks TLS: Go's server answers 400 with its phrase.
+func TestPlainHTTPToHTTPSPort(t *testing.T) {
+	srv := tlsServer(t)
+	host := srv.Listener.Addr().String()
+	_, err := newTestClient(t, "http://"+host).ListSystems(context.Background())
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodePlainHTTPToHTTPS || e.Message != "Client sent an HTTP request to an HTTPS server." {
+		t.Fatalf("err = %#v, want a PLAIN_HTTP_TO_HTTPS *Error", err)
+	}
+	if !IsPlainHTTPToHTTPS(err) || IsBadRequest(err) || !HasStatus(err, http.StatusBadRequest) || e.Attempts != 1 {
+		t.Errorf("IsPlainHTTPToHTTPS %t, IsBadRequest %t, HasStatus(400) %t, attempts %d; want true, false, true, 1",
+			IsPlainHTTPToHTTPS(err), IsBadRequest(err), HasStatus(err, http.StatusBadRequest), e.Attempts)
+	}
+	want := "GET /rest/systems: 400 PLAIN_HTTP_TO_HTTPS: Client sent an HTTP request to an HTTPS server.; the endpoint http://" + host +
+		" sends plain HTTP to a port that speaks HTTPS: change it to https://" + host
+	if err.Error() != want {
+		t.Errorf("text = %q\nwant   %q", err, want)
+	}
+}
+
+// With an https:// endpoint the same answer comes from something behind it.
+func TestPlainHTTPBehindHTTPSEndpoint(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, "<center>The plain HTTP request was sent to HTTPS port</center>")
+	}))
+	t.Cleanup(srv.Close)
+	_, err := newTestClient(t, srv.URL, func(c *Config) { c.InsecureSkipVerify = true }).ListSystems(context.Background())
+	want := "GET /rest/systems: 400 PLAIN_HTTP_TO_HTTPS: The plain HTTP request was sent to HTTPS port; plain HTTP reached a port " +
+		"that speaks HTTPS although " + srv.URL + " uses HTTPS: check the proxy in between"
+	if !IsPlainHTTPToHTTPS(err) || err.Error() != want {
+		t.Errorf("err = %v\nwant  %s", err, want)
 	}
 }

@@ -112,7 +112,7 @@ func (c *Client) UpdateNode(ctx context.Context, systemName, nodeID string, req 
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPut, path, nil, updateNodeBody(req))
+	return c.send(ctx, http.MethodPut, path, nil, updateNodeBody(req), about(nodeID))
 }
 
 // DeleteNode removes a node (DELETE /rest/nodes/{nodeId}/systems/{systemName}, scale-in).
@@ -121,5 +121,5 @@ func (c *Client) DeleteNode(ctx context.Context, systemName, nodeID string) erro
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, nil, nil)
+	return c.send(ctx, http.MethodDelete, path, nil, nil, about(nodeID))
 }

@@ -168,7 +168,7 @@ func (c *Client) DeleteDatabase(ctx context.Context, resourceName string) error 
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, nil, nil)
+	return c.send(ctx, http.MethodDelete, path, nil, nil, about(resourceName))
 }
 
 // ListDatasources returns every datasource (GET /rest/resource/datasources). The result is
@@ -198,7 +198,7 @@ func (c *Client) ModifyDatasource(ctx context.Context, resourceName string, upd 
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPut, path, nil, updateDatasourceBody(upd))
+	return c.send(ctx, http.MethodPut, path, nil, updateDatasourceBody(upd), about(resourceName))
 }
 
 // DeleteDatasource deletes a datasource (DELETE /rest/resource/datasources/{resourceName}).
@@ -207,7 +207,7 @@ func (c *Client) DeleteDatasource(ctx context.Context, resourceName string) erro
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, nil, nil)
+	return c.send(ctx, http.MethodDelete, path, nil, nil, about(resourceName))
 }
 
 // withoutSecret replaces secret in the message of a manager error, in case the manager

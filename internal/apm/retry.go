@@ -13,16 +13,25 @@ import (
 	"time"
 )
 
-// Retry policy. The spec (part 7) advises a delayed retry on 5xx and a corrected request on
-// 4xx. Only what cannot cause a second side effect is retried:
-//   - GET, PUT and DELETE are idempotent: retried on transport errors, 429, 502, 503, 504.
-//   - POST creates things: retried only when the connection could not be established (the
-//     request provably never reached the manager). A 5xx or a broken connection after
-//     sending may mean the object was created, and a blind retry would then fail with 409
-//     or create a duplicate.
-//   - 500 is not retried: the manager reports real failures with it, and retrying those
-//     only delays the error.
-//   - Certificate and TLS protocol errors are not retried: they do not heal by waiting.
+// Retry policy. The spec (part 7) advises a delayed retry on 5xx and a corrected request
+// on 4xx. Whether a failure is retried depends on what a second attempt could do:
+//   - GET, HEAD, OPTIONS, PUT and DELETE have the same effect when repeated: they are
+//     retried on every 5xx answer (500 included), on 429, and on transport errors (connection
+//     refused or lost, attempt timed out, reading the answer failed).
+//   - POST creates objects and starts actions: it is retried only when the manager provably
+//     did not carry it out: on 429 and 503 (answers that refuse the request) and when the
+//     connection could not be opened (nothing was sent). After any other failure the object
+//     may exist; a blind retry would then fail with 409 or act twice, so the caller gets the
+//     error, and OutcomeUnknown tells it to look before reporting.
+//   - Never retried: certificate and TLS errors, an answer larger than the client reads and
+//     a request that cannot be built (waiting does not heal them), and a request whose
+//     caller's context has ended.
+//   - The wait before a retry is the server's Retry-After when it sends one, else it doubles
+//     from RetryWaitMin, with jitter; either is capped at RetryWaitMax. At most MaxRetries
+//     retries follow the first attempt.
+//   - The caller's context bounds the total time: when it has a deadline and the next wait
+//     would end after it, the client stops at once and returns the last failure (not a bare
+//     "deadline exceeded").
 
 func idempotent(method string) bool {
 	switch method {
@@ -32,12 +41,32 @@ func idempotent(method string) bool {
 	return false
 }
 
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+// retryableStatus reports whether an answer with status is worth another attempt of method
+// (see the policy above).
+func retryableStatus(method string, status int) bool {
+	if status == http.StatusTooManyRequests {
 		return true
 	}
-	return false
+	if idempotent(method) {
+		return is5xx(status)
+	}
+	return status == http.StatusServiceUnavailable
+}
+
+// statusMayHaveRun reports whether an answer with status leaves open whether the manager
+// carried out the request: a 5xx may come after the work was done, except 503, which says
+// that the service did not take the request.
+func statusMayHaveRun(status int) bool {
+	return is5xx(status) && status != http.StatusServiceUnavailable
+}
+
+func is5xx(status int) bool { return status >= 500 && status <= 599 }
+
+// waitEndsAfterDeadline reports whether a wait of d would end after ctx's deadline: then
+// the retry could not finish in time, and the last failure says more than a context error.
+func waitEndsAfterDeadline(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return ok && time.Now().Add(d).After(deadline)
 }
 
 // dialFailed reports whether err happened while opening the connection, before any byte of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -49,7 +50,15 @@ func TestRetryableStatusesPerMethod(t *testing.T) {
 		"DELETE": func(c *Client) error { return c.DeleteSystem(ctx, "a") },
 		"POST":   func(c *Client) error { return c.CreateSystem(ctx, "a") },
 	}
-	for _, status := range []int{400, 401, 403, 404, 409, 500, 429, 502, 503, 504} {
+	// The policy of retry.go, spelled out: GET, PUT and DELETE on 429 and every 5xx; POST
+	// only on the answers that say the request was not carried out.
+	retried := map[string][]int{
+		"GET":    {429, 500, 501, 502, 503, 504},
+		"PUT":    {429, 500, 501, 502, 503, 504},
+		"DELETE": {429, 500, 501, 502, 503, 504},
+		"POST":   {429, 503},
+	}
+	for _, status := range []int{400, 401, 403, 404, 409, 429, 500, 501, 502, 503, 504} {
 		for method, call := range calls {
 			t.Run(fmt.Sprintf("%s %d", method, status), func(t *testing.T) {
 				srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
@@ -60,8 +69,7 @@ func TestRetryableStatusesPerMethod(t *testing.T) {
 					reply(w, 200, `{"systemName":"a","actionResult":"Y"}`)
 				})
 				err := call(newTestClient(t, srv.URL))
-				retry := retryableStatus(status) && method != "POST"
-				if retry {
+				if slices.Contains(retried[method], status) {
 					if err != nil || rec.count() != 2 {
 						t.Errorf("err = %v, attempts = %d; want success after 2 attempts", err, rec.count())
 					}
@@ -395,4 +403,57 @@ func TestCallerContext(t *testing.T) {
 			t.Errorf("attempts = %d, want 1", rec.count())
 		}
 	})
+}
+
+// The caller's deadline bounds the retries: a wait that would end after it is not begun,
+// and the caller gets the failure rather than a bare "deadline exceeded".
+func TestDeadlineStopsRetryingWithTheLastError(t *testing.T) {
+	cases := []struct {
+		name       string
+		retryAfter string
+		mods       func(*Config)
+	}{
+		{"backoff", "", func(c *Config) { c.RetryWaitMin, c.RetryWaitMax = 5*time.Second, 10*time.Second }},
+		{"Retry-After", "5", func(c *Config) { c.RetryWaitMin, c.RetryWaitMax = time.Millisecond, 10*time.Second }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) {
+				if tc.retryAfter != "" {
+					w.Header().Set("Retry-After", tc.retryAfter)
+				}
+				reply(w, 503, `{"error":"maintenance","code":"SERVICE_UNAVAILABLE"}`)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err := newTestClient(t, srv.URL, tc.mods).ListSystems(ctx)
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("returned after %s, want at once", d)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.StatusCode != 503 || errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("err = %v, want the 503 *Error", err)
+			}
+			if err.Error() != "GET /rest/systems: 503 SERVICE_UNAVAILABLE: maintenance" || rec.count() != 1 {
+				t.Errorf("text = %q after %d requests, want the 503 after 1", err, rec.count())
+			}
+		})
+	}
+}
+
+// Waits that end before the deadline are made as usual.
+func TestDeadlineAllowsWaitsThatFit(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n < 3 {
+			reply(w, 500, `{}`)
+			return
+		}
+		reply(w, 200, `{"systems":[]}`)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := newTestClient(t, srv.URL).ListSystems(ctx); err != nil || rec.count() != 3 {
+		t.Errorf("err = %v after %d requests, want success after 3", err, rec.count())
+	}
 }

@@ -116,13 +116,14 @@ func (r ServerRef) subPath(kind ServerKind, suffix string) (string, error) {
 	return r.path(suffix)
 }
 
-// subSend sends one sub-operation of kind (see subPath).
-func (c *Client) subSend(ctx context.Context, kind ServerKind, method string, ref ServerRef, suffix string, query url.Values, body any) error {
+// subSend sends one sub-operation of kind (see subPath). It is about the server unless
+// opts say otherwise.
+func (c *Client) subSend(ctx context.Context, kind ServerKind, method string, ref ServerRef, suffix string, query url.Values, body any, opts ...requestOption) error {
 	path, err := ref.subPath(kind, suffix)
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, method, path, query, body)
+	return c.send(ctx, method, path, query, body, append([]requestOption{about(ref.ServerID)}, opts...)...)
 }
 
 // Server is a WAS, web or session server: the union of the kinds' fields, zero where a
@@ -310,7 +311,7 @@ func (c *Client) GetServer(ctx context.Context, ref ServerRef) (*Server, error) 
 	if err != nil {
 		return nil, err
 	}
-	s, err := getAt(ctx, c, path, func(w wireServer) Server { return w.server(ref.Kind) })
+	s, err := getAt(ctx, c, path, func(w wireServer) Server { return w.server(ref.Kind) }, about(ref.ServerID))
 	if err == nil {
 		// The path names the server; a terse manager may not repeat the names.
 		s.ServerID = cmp.Or(s.ServerID, ref.ServerID)
@@ -414,7 +415,7 @@ func (c *Client) ModifyServer(ctx context.Context, ref ServerRef, settings Serve
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPut, path, nil, serverSettingsBody(settings))
+	return c.send(ctx, http.MethodPut, path, nil, serverSettingsBody(settings), about(ref.ServerID))
 }
 
 // UninstallServer removes a server from its node (DELETE ...?type=uninstall). The manager
@@ -434,7 +435,7 @@ func (c *Client) deleteServer(ctx context.Context, ref ServerRef, typ string) er
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, url.Values{"type": {typ}}, nil)
+	return c.send(ctx, http.MethodDelete, path, url.Values{"type": {typ}}, nil, about(ref.ServerID))
 }
 
 type actionBody struct {
@@ -467,7 +468,7 @@ func (c *Client) serverAction(ctx context.Context, ref ServerRef, body actionBod
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPost, path, nil, body)
+	return c.send(ctx, http.MethodPost, path, nil, body, about(ref.ServerID))
 }
 
 type wireRegisterable struct {
@@ -516,7 +517,7 @@ func (c *Client) ListRegisterableServers(ctx context.Context, kind ServerKind, s
 		return nil, err
 	}
 	var list registerableList
-	if err := c.get(ctx, path, nil, &list); err != nil {
+	if err := c.get(ctx, path, nil, &list, about(nodeName)); err != nil {
 		return nil, err
 	}
 	// The path names the node; a terse manager may not repeat the names.

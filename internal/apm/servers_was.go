@@ -124,7 +124,7 @@ func (c *Client) AttachDatasource(ctx context.Context, ref ServerRef, resourceNa
 
 // DetachDatasource disconnects a datasource (DELETE .../datasource?resourceName=).
 func (c *Client) DetachDatasource(ctx context.Context, ref ServerRef, resourceName string) error {
-	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/datasource", url.Values{"resourceName": {resourceName}}, nil)
+	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/datasource", url.Values{"resourceName": {resourceName}}, nil, about(resourceName))
 }
 
 type deploymentBody struct {
@@ -141,7 +141,7 @@ func (c *Client) DeployApplication(ctx context.Context, ref ServerRef, d Deploym
 
 // UndeployApplication removes an application (DELETE .../application?contextPath=).
 func (c *Client) UndeployApplication(ctx context.Context, ref ServerRef, contextPath string) error {
-	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/application", url.Values{"contextPath": {contextPath}}, nil)
+	return c.subSend(ctx, KindWAS, http.MethodDelete, ref, "/application", url.Values{"contextPath": {contextPath}}, nil, about(contextPath))
 }
 
 // ApplicationStatuses returns the deployed applications with their status and session
@@ -151,7 +151,7 @@ func (c *Client) ApplicationStatuses(ctx context.Context, ref ServerRef) ([]Appl
 	if err != nil {
 		return nil, err
 	}
-	return getList(ctx, c, path, nil, "applications", wireApplication.status)
+	return getList(ctx, c, path, nil, "applications", wireApplication.status, about(ref.ServerID))
 }
 
 type importBody struct {

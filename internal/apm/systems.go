@@ -86,7 +86,7 @@ func (c *Client) RenameSystem(ctx context.Context, systemName, newName string) e
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodPut, path, nil, systemBody{SystemName: newName})
+	return c.send(ctx, http.MethodPut, path, nil, systemBody{SystemName: newName}, about(systemName))
 }
 
 // DeleteSystem deletes a system (DELETE /rest/systems/{systemName}). An unknown system
@@ -96,5 +96,5 @@ func (c *Client) DeleteSystem(ctx context.Context, systemName string) error {
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, http.MethodDelete, path, nil, nil)
+	return c.send(ctx, http.MethodDelete, path, nil, nil, about(systemName))
 }

@@ -135,9 +135,11 @@ func (s *Sim) datasourceExists(w *world, name string) bool {
 	return false
 }
 
-// requestInterceptor may answer a request before authentication and routing (the faults
-// area injects errors, latency and connection resets this way). It returns true when it
-// answered. Called without any lock held.
+// requestInterceptor sees a request before authentication and routing (the faults area
+// injects errors, latency, connection resets and lost answers this way). It answers the
+// request itself, passes it on to next (which authenticates, routes and serves it), or
+// passes it on with a writer of its own and then answers in place of next. Called without
+// any lock held.
 type requestInterceptor interface {
-	intercept(w http.ResponseWriter, r *http.Request) bool
+	intercept(w http.ResponseWriter, r *http.Request, next http.Handler)
 }

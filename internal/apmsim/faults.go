@@ -2,6 +2,7 @@ package apmsim
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,14 +23,20 @@ import (
 // authentication. Each matching rule triggers with its rate; the latencies of triggered
 // rules add up, and the first triggered rule with a status or a reset ends the evaluation
 // and decides the answer. A request no rule answers goes on normally after the delay.
-// Injected answers never reach a route, so they do not count as requests of a route.
+// An answer injected in place of the request keeps it from its route, so it is neither
+// counted as a request of the route nor seen by the action trace log. A rule with
+// after=true instead lets the request go on (authenticated, routed, counted and logged as
+// usual) and then loses its real answer: the client gets the injected error or a reset,
+// as when the manager did the work but its answer never came back. That is the case a
+// client's retries must survive without doing the work twice.
 
 // FaultRule is one fault injection rule. Its text form, read by ParseFaultRule and written
 // by String, is
 //
-//	METHOD PATHGLOB [status=N] [rate=R] [latency=D] [reset=true] [retryAfter=D] [times=N] [seed=N]
+//	METHOD PATHGLOB [status=N] [rate=R] [latency=D] [reset=true] [after=true] [retryAfter=D] [times=N] [seed=N]
 //
-// for example "GET /rest/systems* status=503 rate=0.5" or "* /meters/* latency=200ms".
+// for example "GET /rest/systems* status=503 rate=0.5", "* /meters/* latency=200ms" or
+// "POST /rest/systems reset=true after=true" (the system is created, the answer is lost).
 type FaultRule struct {
 	Method string // an HTTP method, or "*" for any
 	// Path is a glob on the request path: '*' matches any run of characters, '/' included
@@ -39,6 +46,7 @@ type FaultRule struct {
 	Rate       float64       // probability (0 < rate <= 1) that a matching request triggers the rule; 0 means 1
 	Latency    time.Duration // delay before the answer, or before the request goes on (at most 5 minutes)
 	Reset      bool          // drop the connection without an answer (exclusive with Status)
+	After      bool          // serve the request for real first, then lose its answer to Status or Reset (needs one)
 	RetryAfter time.Duration // Retry-After of the answer, in whole seconds rounded up; 429 has 1 s by default
 	Times      int           // the rule triggers at most this often; 0: no limit
 	// Seed seeds the rule's own random generator, so that the same requests in the same
@@ -98,6 +106,8 @@ func (r *FaultRule) setOption(kv string) error {
 		r.Latency, err = time.ParseDuration(value)
 	case "reset":
 		r.Reset, err = strconv.ParseBool(value)
+	case "after":
+		r.After, err = strconv.ParseBool(value)
 	case "retryAfter":
 		r.RetryAfter, err = time.ParseDuration(value)
 	case "times":
@@ -105,7 +115,7 @@ func (r *FaultRule) setOption(kv string) error {
 	case "seed":
 		r.Seed, err = strconv.ParseUint(value, 10, 64)
 	default:
-		return fmt.Errorf("unknown option %q (want status, rate, latency, reset, retryAfter, times or seed)", key)
+		return fmt.Errorf("unknown option %q (want status, rate, latency, reset, after, retryAfter, times or seed)", key)
 	}
 	if err != nil {
 		return fmt.Errorf("bad value for %s: %q", key, value)
@@ -140,6 +150,8 @@ func (r FaultRule) check() error {
 		return fmt.Errorf("latency must be between 0 and %s", maxFaultLatency)
 	case r.Reset && r.Status != 0:
 		return errors.New("status and reset exclude each other")
+	case r.After && r.Status == 0 && !r.Reset:
+		return errors.New("after needs a status or reset to answer with")
 	case r.Status == 0 && !r.Reset && r.Latency == 0:
 		return errors.New("the rule does nothing: set status, reset or latency")
 	case r.RetryAfter < 0 || (r.RetryAfter > 0 && r.Status == 0):
@@ -163,6 +175,7 @@ func (r FaultRule) String() string {
 	opt(r.Rate != 0 && r.Rate != 1, "rate", strconv.FormatFloat(r.Rate, 'g', -1, 64))
 	opt(r.Latency != 0, "latency", r.Latency.String())
 	opt(r.Reset, "reset", "true")
+	opt(r.After, "after", "true")
 	opt(r.RetryAfter != 0, "retryAfter", r.RetryAfter.String())
 	opt(r.Times != 0, "times", strconv.Itoa(r.Times))
 	opt(r.Seed != 0, "seed", strconv.FormatUint(r.Seed, 10))
@@ -253,26 +266,42 @@ func (fs *faultSet) plan(method, path string) faultPlan {
 	return p
 }
 
-func (a faultsArea) intercept(w http.ResponseWriter, r *http.Request) bool {
+// intercept waits out the latency, then answers the request in its place, or passes it
+// on and answers afterwards (after=true), or passes it on untouched.
+func (a faultsArea) intercept(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	p := a.st.plan(r.Method, r.URL.Path)
-	if p.latency > 0 {
-		t := time.NewTimer(p.latency)
-		defer t.Stop()
-		select {
-		case <-r.Context().Done():
-			return true // the client gave up: there is nobody left to answer
-		case <-t.C:
-		}
+	if !sleep(r.Context(), p.latency) {
+		return // the client gave up: there is nobody left to answer
 	}
-	switch {
-	case p.answer == nil:
-		return false
-	case p.answer.Reset:
+	if p.answer == nil {
+		next.ServeHTTP(w, r)
+		return
+	}
+	if p.answer.After {
+		// The world changes, but the real answer goes to a recorder nobody reads; w is left
+		// untouched, so not even a header of the real answer reaches the client.
+		next.ServeHTTP(&headerRecorder{header: http.Header{}}, r)
+	}
+	if p.answer.Reset {
 		dropConnection(w)
-	default:
-		writeFault(w, *p.answer)
+		return
 	}
-	return true
+	writeFault(w, *p.answer)
+}
+
+// sleep waits for d and reports whether it did, false when ctx ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // dropConnection closes the connection without an answer, with a TCP reset where it can.
@@ -370,6 +399,7 @@ type faultRuleJSON struct {
 	Rate       float64 `json:"rate,omitempty"`
 	Latency    string  `json:"latency,omitempty"`
 	Reset      bool    `json:"reset,omitempty"`
+	After      bool    `json:"after,omitempty"`
 	RetryAfter string  `json:"retryAfter,omitempty"`
 	Times      int     `json:"times,omitempty"`
 	Seed       uint64  `json:"seed,omitempty"`
@@ -378,7 +408,7 @@ type faultRuleJSON struct {
 }
 
 func (j faultRuleJSON) rule() (FaultRule, error) {
-	r := FaultRule{Method: j.Method, Path: j.Path, Status: j.Status, Rate: j.Rate, Reset: j.Reset, Times: j.Times, Seed: j.Seed}
+	r := FaultRule{Method: j.Method, Path: j.Path, Status: j.Status, Rate: j.Rate, Reset: j.Reset, After: j.After, Times: j.Times, Seed: j.Seed}
 	var err error
 	if r.Latency, err = optionalDuration("latency", j.Latency); err != nil {
 		return r, err
@@ -405,7 +435,7 @@ func (fs *faultSet) snapshot() []faultRuleJSON {
 	for _, f := range fs.rules {
 		out = append(out, faultRuleJSON{
 			Rule: f.String(), Method: f.Method, Path: f.Path, Status: f.Status, Rate: f.Rate,
-			Latency: durationText(f.Latency), Reset: f.Reset, RetryAfter: durationText(f.RetryAfter),
+			Latency: durationText(f.Latency), Reset: f.Reset, After: f.After, RetryAfter: durationText(f.RetryAfter),
 			Times: f.Times, Seed: f.Seed, Matched: f.matched, Fired: f.fired,
 		})
 	}

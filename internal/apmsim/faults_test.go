@@ -25,6 +25,12 @@ func TestParseFaultRule(t *testing.T) {
 			"POST /rest/* reset=true times=2 seed=9"},
 		{"GET * status=429 retryAfter=1500ms rate=1", FaultRule{Method: "GET", Path: "*", Status: 429, Rate: 1, RetryAfter: 1500 * time.Millisecond},
 			"GET * status=429 retryAfter=1.5s"},
+		{"POST /rest/systems after=true status=502", FaultRule{Method: "POST", Path: "/rest/systems", Status: 502, Rate: 1, After: true},
+			"POST /rest/systems status=502 after=true"},
+		{"put /rest/nodes/* after=true reset=true latency=10ms", FaultRule{Method: "PUT", Path: "/rest/nodes/*", Rate: 1, Latency: 10 * time.Millisecond, Reset: true, After: true},
+			"PUT /rest/nodes/* latency=10ms reset=true after=true"},
+		{"GET /x status=503 after=false", FaultRule{Method: "GET", Path: "/x", Status: 503, Rate: 1},
+			"GET /x status=503"},
 	} {
 		got, err := ParseFaultRule(tc.text)
 		if err != nil || got != tc.want || got.String() != tc.str {
@@ -49,6 +55,9 @@ func TestParseFaultRule(t *testing.T) {
 		{"GET /x latency=6m", "latency must be between 0 and 5m0s"},
 		{"GET /x status=503 reset=true", "status and reset exclude each other"},
 		{"GET /x reset=maybe", `bad value for reset: "maybe"`},
+		{"GET /x after=true", "after needs a status or reset to answer with"},
+		{"GET /x latency=1s after=true", "after needs a status or reset to answer with"},
+		{"GET /x status=503 after=yes", `bad value for after: "yes"`},
 		{"GET /x latency=1s retryAfter=1s", "retryAfter needs a status"},
 		{"GET /x status=503 times=-1", "times must not be negative"},
 		{"G-T /x status=503", `method "G-T" must be an HTTP method or *`},
@@ -212,7 +221,7 @@ func TestFaultAdminPaths(t *testing.T) {
 	// A bad rule changes nothing.
 	for _, tc := range []struct{ body, msg string }{
 		{`{"faults":[{"method":"GET","path":"/x","status":200}]}`, "fault rule 1 (GET /x status=200): status 200 must be between 400 and 599"},
-		{`{"faults":["GET /x status=503","GET /x nope=1"]}`, `fault rule 2: unknown option "nope" (want status, rate, latency, reset, retryAfter, times or seed)`},
+		{`{"faults":["GET /x status=503","GET /x nope=1"]}`, `fault rule 2: unknown option "nope" (want status, rate, latency, reset, after, retryAfter, times or seed)`},
 		{`{"faults":[{"method":"GET","path":"/x","latency":"soon"}]}`, `fault rule 1: latency "soon" is not a duration such as 250ms or 2s`},
 		{`{"faults":[42]}`, "fault rule 1: a rule must be an object or a string"},
 		{`{"faults":[{"path":"/x","status":503}]}`, `fault rule 1 ( /x status=503): method "" must be an HTTP method or *`},

@@ -35,10 +35,28 @@ type router struct {
 	// counts is filled while areas register and read-only afterwards, so
 	// the hot path needs no lock: only the atomic counter is touched.
 	counts map[string]*atomic.Int64
+	// intercepted is serve wrapped in the areas that intercept requests.
+	intercepted http.Handler
 }
 
+// newRouter needs s.areaList, as it chains the areas that intercept requests.
 func newRouter(s *Sim) *router {
-	return &router{sim: s, mux: http.NewServeMux(), counts: map[string]*atomic.Int64{}}
+	rt := &router{sim: s, mux: http.NewServeMux(), counts: map[string]*atomic.Int64{}}
+	rt.intercepted = rt.chainInterceptors(http.HandlerFunc(rt.serve))
+	return rt
+}
+
+// chainInterceptors wraps h in every area that intercepts requests (fault injection), the
+// first area outermost, so that an interceptor that passes a request on hands it to the
+// next one and the last hands it to h.
+func (rt *router) chainInterceptors(h http.Handler) http.Handler {
+	for i := len(rt.sim.areaList) - 1; i >= 0; i-- {
+		if ic, ok := rt.sim.areaList[i].(requestInterceptor); ok {
+			next := h
+			h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ic.intercept(w, r, next) })
+		}
+	}
+	return h
 }
 
 // handle registers an API route. pattern is a ServeMux pattern with a
@@ -66,10 +84,19 @@ func (rt *router) handleAdmin(pattern string, h http.HandlerFunc) {
 	}))
 }
 
+// ServeHTTP offers the request to the interceptors before any other processing; the
+// sim's own /_apmsim paths are never intercepted, so faults can always be switched off
+// again.
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if rt.intercepted(w, r) {
+	if isSimPath(r.URL.Path) {
+		rt.serve(w, r)
 		return
 	}
+	rt.intercepted.ServeHTTP(w, r)
+}
+
+// serve authenticates, routes and answers a request, and hands writes to the observers.
+func (rt *router) serve(w http.ResponseWriter, r *http.Request) {
 	if !isAuditedWrite(r) {
 		rt.dispatch(w, r)
 		return
@@ -80,19 +107,9 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// intercepted offers the request to every area that intercepts requests (fault
-// injection) before any other processing; the sim's own /_apmsim paths are never
-// intercepted, so faults can always be switched off again.
-func (rt *router) intercepted(w http.ResponseWriter, r *http.Request) bool {
-	if strings.HasPrefix(path.Clean(r.URL.Path), "/_apmsim") {
-		return false
-	}
-	for _, ar := range rt.sim.areaList {
-		if i, ok := ar.(requestInterceptor); ok && i.intercept(w, r) {
-			return true
-		}
-	}
-	return false
+// isSimPath reports whether p is one of the sim's own /_apmsim paths.
+func isSimPath(p string) bool {
+	return strings.HasPrefix(path.Clean(p), "/_apmsim")
 }
 
 // isAuditedWrite tells which requests the action trace log sees: writes to the
@@ -101,7 +118,7 @@ func isAuditedWrite(r *http.Request) bool {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || isPublic(r.URL.Path) {
 		return false
 	}
-	return !strings.HasPrefix(path.Clean(r.URL.Path), "/_apmsim")
+	return !isSimPath(r.URL.Path)
 }
 
 // observeWrite hands a finished write to every area that observes writes.
@@ -248,8 +265,9 @@ func (rt *router) resetRequestCounts() {
 	}
 }
 
-// headerRecorder captures only the status and headers of the mux's own
-// 404/405 answer; the text body is dropped.
+// headerRecorder takes an answer nobody will see, keeping only its status
+// and headers and dropping the body: the mux's own 404/405 answer, and the
+// real answer of a request a fault rule with after=true answers instead.
 type headerRecorder struct {
 	header http.Header
 	status int

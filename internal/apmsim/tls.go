@@ -1,6 +1,7 @@
 package apmsim
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -15,6 +16,12 @@ import (
 	"time"
 )
 
+// PEM block types of the CA files.
+const (
+	pemTypeCertificate = "CERTIFICATE"
+	pemTypePrivateKey  = "PRIVATE KEY" // PKCS #8
+)
+
 // defaultTLSHosts are always in the leaf certificate, so local clients
 // verify whichever loopback name they use.
 var defaultTLSHosts = []string{"127.0.0.1", "::1", "localhost"}
@@ -27,50 +34,27 @@ var defaultTLSHosts = []string{"127.0.0.1", "::1", "localhost"}
 // the server. Nothing is written to disk; the keys live only in memory.
 func SelfSignedTLS(hosts []string) (*tls.Config, []byte, error) {
 	now := time.Now()
-	caKey, caDER, err := makeCA(now)
+	ca, err := makeCA(now)
 	if err != nil {
 		return nil, nil, err
 	}
-	caCert, err := x509.ParseCertificate(caDER)
-	if err != nil {
-		return nil, nil, err
-	}
-	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, err
-	}
-	leafTmpl, err := leafTemplate(now, append(append([]string{}, defaultTLSHosts...), hosts...))
-	if err != nil {
-		return nil, nil, err
-	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, caCert, &leafKey.PublicKey, caKey)
-	if err != nil {
-		return nil, nil, fmt.Errorf("apmsim: sign server certificate: %w", err)
-	}
-	leaf, err := x509.ParseCertificate(leafDER)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg := &tls.Config{
-		MinVersion: tls.VersionTLS12,
-		Certificates: []tls.Certificate{{
-			Certificate: [][]byte{leafDER, caDER},
-			PrivateKey:  leafKey,
-			Leaf:        leaf,
-		}},
-	}
-	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
-	return cfg, caPEM, nil
+	return serverTLS(ca, hosts, now)
 }
 
-func makeCA(now time.Time) (*ecdsa.PrivateKey, []byte, error) {
+// certAuthority is a CA that signs server certificates.
+type certAuthority struct {
+	cert *x509.Certificate // cert.Raw is its DER form
+	key  crypto.Signer
+}
+
+func makeCA(now time.Time) (certAuthority, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return nil, nil, err
+		return certAuthority{}, fmt.Errorf("apmsim: CA key: %w", err)
 	}
 	serial, err := randomSerial()
 	if err != nil {
-		return nil, nil, err
+		return certAuthority{}, err
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial,
@@ -84,9 +68,47 @@ func makeCA(now time.Time) (*ecdsa.PrivateKey, []byte, error) {
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		return nil, nil, fmt.Errorf("apmsim: create CA certificate: %w", err)
+		return certAuthority{}, fmt.Errorf("apmsim: create CA certificate: %w", err)
 	}
-	return key, der, nil
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return certAuthority{}, fmt.Errorf("apmsim: CA certificate: %w", err)
+	}
+	return certAuthority{cert: cert, key: key}, nil
+}
+
+// serverTLS signs a fresh server certificate with ca and returns the server's config and
+// the CA certificate in PEM.
+func serverTLS(ca certAuthority, hosts []string, now time.Time) (*tls.Config, []byte, error) {
+	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apmsim: server key: %w", err)
+	}
+	leafTmpl, err := leafTemplate(now, append(append([]string{}, defaultTLSHosts...), hosts...))
+	if err != nil {
+		return nil, nil, err
+	}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, ca.cert, &leafKey.PublicKey, ca.key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apmsim: sign server certificate: %w", err)
+	}
+	leaf, err := x509.ParseCertificate(leafDER)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apmsim: server certificate: %w", err)
+	}
+	cfg := &tls.Config{
+		MinVersion: tls.VersionTLS12,
+		Certificates: []tls.Certificate{{
+			Certificate: [][]byte{leafDER, ca.cert.Raw},
+			PrivateKey:  leafKey,
+			Leaf:        leaf,
+		}},
+	}
+	return cfg, pemCertificate(ca.cert), nil
+}
+
+func pemCertificate(cert *x509.Certificate) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: pemTypeCertificate, Bytes: cert.Raw})
 }
 
 func leafTemplate(now time.Time, hosts []string) (*x509.Certificate, error) {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -23,13 +24,16 @@ func explain(err error) string {
 	}
 	var apiErr *apm.Error
 	if !errors.As(err, &apiErr) {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return err.Error() + "\n\nThe operation was cancelled or ran out of time."
-		}
-		return err.Error() + "\n\nThe manager could not be reached. Check the endpoint argument (or " + envEndpoint +
-			"), the network path to the manager, and the TLS settings ca_cert_pem (or " + envCACertPEM + ") and insecure_skip_verify."
+		return explainTransport(err)
 	}
 	switch {
+	case apm.IsPlainHTTPToHTTPS(err):
+		return err.Error() + "\n\nThe endpoint uses http://, but the manager speaks HTTPS on that port. Change the endpoint argument (or " + envEndpoint + ") to https://."
+	case apm.IsRateLimited(err):
+		return err.Error() + "\n\nThe manager is limiting the rate of requests, and the provider's retries (max_retries, honouring Retry-After) did not get through. " +
+			"Run with a lower -parallelism, raise max_retries, or try again later."
+	case apiErr.StatusCode == http.StatusNotFound:
+		return err.Error() + "\n\nCheck that the endpoint argument (or " + envEndpoint + ") is the manager's base URL, without a path prefix it does not have."
 	case apm.IsUnauthorized(err):
 		return err.Error() + "\n\nThe manager rejected the API key. Check the api_key argument of the provider or the " +
 			envAPIKey + " environment variable; the key may be wrong, expired or revoked."
@@ -41,9 +45,35 @@ func explain(err error) string {
 	case apm.IsActionFailed(err):
 		return err.Error() + "\n\nThe manager accepted the request but reported that the operation failed. " +
 			"Check the arguments and the current state of the object in the manager, then apply again."
+	case apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable && apiErr.Method != http.MethodGet:
+		return err.Error() + "\n\nThe manager or a gateway in front of it failed while handling the request, which may or may not have taken effect. " +
+			"Retry later; if it persists, check the manager's logs."
 	case apiErr.StatusCode >= 500:
-		return err.Error() + "\n\nThe manager failed internally. Retry later; if it persists, check the manager's logs."
+		return err.Error() + "\n\nThe manager could not handle the request. Retry later; if it persists, check the manager's logs."
 	default:
 		return err.Error()
+	}
+}
+
+// explainTransport explains a request that got no usable answer, and errors that are no
+// answer of the manager at all.
+func explainTransport(err error) string {
+	var te *apm.TransportError
+	isTransport := errors.As(err, &te)
+	sent := isTransport && apm.OutcomeUnknown(err)
+	switch {
+	case sent && te.Method != http.MethodGet:
+		return err.Error() + "\n\nThe request was sent, but its answer was lost: the manager may have carried it out. " +
+			"Check the network path to the manager (proxies, load balancers and their time-outs) and request_timeout."
+	case sent:
+		return err.Error() + "\n\nThe request was sent, but the answer did not arrive. " +
+			"Check the network path to the manager (proxies, load balancers and their time-outs) and request_timeout."
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err.Error() + "\n\nThe operation was cancelled or ran out of time before the request was sent."
+	case !isTransport:
+		return err.Error() // the provider's own finding, such as a name no system has
+	default:
+		return err.Error() + "\n\nThe manager could not be reached. Check the endpoint argument (or " + envEndpoint +
+			"), the network path to the manager, and the TLS settings ca_cert_pem (or " + envCACertPEM + ") and insecure_skip_verify."
 	}
 }

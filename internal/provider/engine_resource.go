@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -28,9 +27,8 @@ type resourceType[T any] struct {
 	description string
 	fields      []field[T]
 	identity    identity
-	// deleteTimeout, when set, gives the resource a timeouts attribute with delete, and
-	// makes delete wait while the manager refuses it with 409 because other objects
-	// (children) still depend on this one.
+	// deleteTimeout, when set, makes delete wait while the manager refuses it with 409
+	// because other objects (children) still depend on this one, by default this long.
 	deleteTimeout time.Duration
 	// describe names the object in diagnostics, such as `system "shop"`.
 	describe func(a attrs) string
@@ -72,15 +70,30 @@ func (r *engineResource[T]) Metadata(_ context.Context, req resource.MetadataReq
 	resp.TypeName = req.ProviderTypeName + "_" + r.t.name
 }
 
+// Default bounds of the operations. A create or update is a few requests with their
+// retries and, when an answer was lost, a look-up: minutes at most unless the manager is
+// down, and then the user should hear of it rather than wait.
+const (
+	defaultCreateTimeout = 5 * time.Minute
+	defaultUpdateTimeout = 5 * time.Minute
+	defaultDeleteTimeout = 5 * time.Minute
+)
+
 func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := resourceAttributes(r.t.fields, r.t.name)
+	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(defaultDeleteTimeout))
 	if r.t.deleteTimeout > 0 {
-		attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
-			Delete: true,
-			DeleteDescription: fmt.Sprintf("How long a delete may wait while the manager refuses it because other objects still depend on this one, "+
-				"as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(r.t.deleteTimeout)),
-		})
+		deleteDescription = fmt.Sprintf("How long a delete may wait while the manager refuses it because other objects still depend on this one, "+
+			"as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(r.t.deleteTimeout))
 	}
+	attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
+		Create: true, Update: true, Delete: true,
+		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries, and the look-up that follows an answer lost on the way back. "+
+			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", formatDuration(defaultCreateTimeout)),
+		UpdateDescription: fmt.Sprintf("How long an update may take, retries included; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
+			formatDuration(defaultUpdateTimeout)),
+		DeleteDescription: deleteDescription,
+	})
 	resp.Schema = rschema.Schema{MarkdownDescription: r.t.description, Attributes: attributes}
 }
 
@@ -91,19 +104,45 @@ func (r *engineResource[T]) Configure(_ context.Context, req resource.ConfigureR
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
 // type knows the plan cannot.
 func (r *engineResource[T]) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil {
-		return // validation before configure
-	}
-	resp.Diagnostics.Append(r.data.requireKey()...)
-	if r.t.checkPlan == nil || r.data.m == nil || req.Plan.Raw.IsNull() {
-		return
+	if req.Plan.Raw.IsNull() {
+		return // destroy
 	}
 	plan, err := attrsOf(req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid plan", err.Error())
 		return
 	}
-	r.t.checkPlan(r.data.m, plan, &resp.Diagnostics)
+	checkTimeouts(plan, &resp.Diagnostics)
+	if r.data == nil {
+		return // validation before configure
+	}
+	resp.Diagnostics.Append(r.data.requireKey()...)
+	if r.t.checkPlan != nil && r.data.m != nil {
+		r.t.checkPlan(r.data.m, plan, &resp.Diagnostics)
+	}
+}
+
+// checkTimeouts refuses timeouts that are not positive durations; the timeouts module
+// takes any duration, and a negative one would fail every operation at once.
+func checkTimeouts(plan attrs, diags *diag.Diagnostics) {
+	tv, ok := plan["timeouts"]
+	if !ok || !tv.IsFullyKnown() || tv.IsNull() {
+		return
+	}
+	var ops map[string]tftypes.Value
+	if err := tv.As(&ops); err != nil {
+		return
+	}
+	for op, v := range ops {
+		text, ok := stringOf(v)
+		if !ok {
+			continue
+		}
+		if d, err := time.ParseDuration(text); err != nil || d <= 0 {
+			diags.AddAttributeError(path.Root("timeouts").AtName(op), "Invalid timeout",
+				fmt.Sprintf("timeouts.%s must be a positive duration such as 30s or 5m, got: %q.", op, text))
+		}
+	}
 }
 
 func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -111,20 +150,26 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 	if !ok {
 		return
 	}
+	bound, diags := r.timeout(ctx, req.Plan.Raw, "create", defaultCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return
+	}
+	ctx, cancel := finishing(ctx, bound)
+	defer cancel()
+	key := r.claimKey(plan)
+	if !m.creating.claim(key) {
+		resp.Diagnostics.Append(r.duplicateError(plan))
+		return
+	}
 	typ := objectTypeOf(ctx, resp.State.Schema)
-	if err := r.t.create(ctx, m, plan); err != nil {
-		resp.Diagnostics.Append(r.createError(plan, err))
+	state, diags := r.create(ctx, m, typ, plan)
+	resp.Diagnostics.Append(diags...)
+	if state.IsNull() {
+		m.creating.release(key)
 		return
 	}
-	// Record the object before reading it back: if the read fails, Terraform still knows
-	// it exists (tainted) instead of leaving it orphaned in the manager.
-	resp.State.Raw = recorded(typ, plan)
-	obj, err := r.t.read(ctx, m, plan)
-	if err != nil {
-		resp.Diagnostics.Append(callError("read "+r.t.describe(plan)+" after creating it", err))
-		return
-	}
-	resp.State.Raw = flatten(typ, r.t.fields, obj, plan)
+	resp.State.Raw = state
 }
 
 func (r *engineResource[T]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -159,16 +204,26 @@ func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateReque
 		resp.State.Raw = req.Plan.Raw
 		return
 	}
+	bound, diags := r.timeout(ctx, req.Plan.Raw, "update", defaultUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return
+	}
+	ctx, cancel := finishing(ctx, bound)
+	defer cancel()
 	if err := r.t.update(ctx, m, plan, state); err != nil {
 		resp.Diagnostics.Append(callError("update "+r.t.describe(state), err))
 		return
 	}
+	typ := objectTypeOf(ctx, resp.State.Schema)
 	obj, err := r.t.read(ctx, m, plan)
 	if err != nil {
-		resp.Diagnostics.Append(callError("read "+r.t.describe(plan)+" after updating it", err))
+		// The update was carried out: keep it, and let the next refresh fill in the rest.
+		resp.State.Raw = recorded(typ, plan)
+		resp.Diagnostics.Append(readBackWarning("Updated", r.t.describe(plan), err))
 		return
 	}
-	resp.State.Raw = flatten(objectTypeOf(ctx, resp.State.Schema), r.t.fields, obj, plan)
+	resp.State.Raw = flatten(typ, r.t.fields, obj, plan)
 }
 
 func (r *engineResource[T]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -176,14 +231,16 @@ func (r *engineResource[T]) Delete(ctx context.Context, req resource.DeleteReque
 	if !ok {
 		return
 	}
-	timeout, diags := r.deleteWait(ctx, req.State)
+	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", max(r.t.deleteTimeout, defaultDeleteTimeout))
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
 	}
 	if err := r.deleteWaiting(ctx, m, state, timeout); err != nil {
 		resp.Diagnostics.Append(callError("delete "+r.t.describe(state), err))
+		return
 	}
+	m.creating.release(r.claimKey(state))
 }
 
 // describedTimeouts is the timeouts attribute with a description of its own (the module
@@ -207,19 +264,46 @@ func (r *engineResource[T]) managedChange(plan, state attrs) bool {
 	return false
 }
 
-// deleteWait is the configured delete timeout, or the type's default; 0 when the type
-// does not wait.
-func (r *engineResource[T]) deleteWait(ctx context.Context, state tfsdk.State) (time.Duration, diag.Diagnostics) {
-	if r.t.deleteTimeout == 0 {
-		return 0, nil
-	}
-	var tv timeouts.Value
-	diags := state.GetAttribute(ctx, path.Root("timeouts"), &tv)
-	if diags.HasError() {
+// timeout is the configured timeouts.<op> of the object (plan or state), else def.
+func (r *engineResource[T]) timeout(ctx context.Context, raw tftypes.Value, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
+	a, err := attrsOf(raw)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddError("Invalid request data", err.Error())
 		return 0, diags
 	}
-	return tv.Delete(ctx, r.t.deleteTimeout)
+	tv, ok := a["timeouts"]
+	if !ok || !tv.IsKnown() || tv.IsNull() {
+		return def, nil
+	}
+	var parts map[string]tftypes.Value
+	if err := tv.As(&parts); err != nil {
+		return def, nil //nolint:nilerr // a timeouts value of another shape: the schema's validators report it
+	}
+	text, ok := stringOf(parts[op])
+	if !ok {
+		return def, nil
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddAttributeError(path.Root("timeouts").AtName(op), "Invalid timeout", fmt.Sprintf("timeouts.%s %q is not a duration such as 30s or 5m: %v", op, text, err))
+		return 0, diags
+	}
+	return d, nil
 }
+
+// finishing is the context of work that must finish once started. Terraform cancels the
+// request's context on Ctrl-C; a write already on the wire would then end with an
+// unknown outcome and its object go unrecorded. So a write ignores that cancellation and
+// ends only at its own bound, and the CLI, which waits for operations in flight, records
+// the result.
+func finishing(ctx context.Context, bound time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), bound)
+}
+
+// deleteCallBound bounds one delete call with its retries once sent.
+const deleteCallBound = 2 * time.Minute
 
 // deleteWaiting deletes, and while the manager answers 409 (objects that depend on this
 // one are still going away, typically deleted by the same apply in parallel) tries again
@@ -233,11 +317,14 @@ func (r *engineResource[T]) deleteWaiting(ctx context.Context, m *manager, state
 		Target:  []string{deleted},
 		Timeout: timeout,
 		Refresh: func(ctx context.Context) (struct{}, string, error) {
-			err := r.t.delete(ctx, m, state)
+			// Waiting stops when the run is interrupted; a delete already sent finishes.
+			callCtx, cancel := finishing(ctx, deleteCallBound)
+			defer cancel()
+			err := r.t.delete(callCtx, m, state)
 			switch {
 			case err == nil || isGone(err):
 				return struct{}{}, deleted, nil
-			case apm.IsConflict(err) && timeout > 0:
+			case apm.IsConflict(err) && r.t.deleteTimeout > 0:
 				lastConflict = err
 				return struct{}{}, blocked, nil
 			default:
@@ -280,15 +367,25 @@ func (r *engineResource[T]) ImportState(ctx context.Context, req resource.Import
 	if diags.HasError() {
 		return
 	}
+	resolved := make([]string, len(pieces))
 	for i, p := range r.t.identity.parts {
-		value := pieces[i]
+		resolved[i] = pieces[i]
 		if p.resolve != nil {
-			if value, err = p.resolve(ctx, m, value); err != nil {
+			if resolved[i], err = p.resolve(ctx, m, pieces[i]); err != nil {
 				resp.Diagnostics.AddError("Cannot import apm_"+r.t.name+" "+req.ID, explain(err))
 				return
 			}
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.attr), value)...)
+	}
+	// Import blocks of one plan are imported by one provider process: a second block
+	// importing the same object would make two resources manage it.
+	if !m.importing.claim("apm_" + r.t.name + " " + strings.Join(resolved, "/")) {
+		resp.Diagnostics.AddError("Duplicate import of apm_"+r.t.name+" "+req.ID, fmt.Sprintf(
+			"The object %q is imported by more than one resource in this configuration. Each object must be managed by one resource; remove one of the import blocks.", req.ID))
+		return
+	}
+	for i, p := range r.t.identity.parts {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.attr), resolved[i])...)
 	}
 }
 
@@ -301,23 +398,6 @@ func (r *engineResource[T]) begin(raw tftypes.Value, diags *diag.Diagnostics) (*
 		diags.AddError("Invalid request data", err.Error())
 	}
 	return m, a, !diags.HasError()
-}
-
-// createError explains a failed create. A conflict means the object exists already;
-// the way out is to import it, with an import ID that works.
-func (r *engineResource[T]) createError(plan attrs, err error) diag.Diagnostic {
-	action := "create " + r.t.describe(plan)
-	id := r.t.identity.importID(plan)
-	if !apm.IsConflict(err) || id == "" {
-		return callError(action, err)
-	}
-	typeName := "apm_" + r.t.name
-	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
-		"%s\n\nThe object already exists in the manager. To manage it with Terraform, import it instead of creating it:\n"+
-			"  terraform import %s.<name> %s\n"+
-			"or add an import block:\n"+
-			"  import {\n    to = %s.<name>\n    id = %q\n  }",
-		explain(err), typeName, id, typeName, id))
 }
 
 // objectTypeOf is the Terraform type of a schema's object.

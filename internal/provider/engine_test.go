@@ -96,7 +96,7 @@ func registeredTypes() map[string]engineType {
 
 // accManager is the provider's view of the test's apmsim, with the admin key.
 func (e *accEnv) accManager() *manager {
-	return &manager{Client: e.admin, systems: newSystemDirectory()}
+	return newManager(e.admin, false)
 }
 
 // checkExists passes when every named resource of the state exists in the manager,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ const (
 	envEndpoint  = "APM_ENDPOINT"
 	envAPIKey    = "APM_API_KEY"
 	envCACertPEM = "APM_CA_CERT_PEM"
+	envAdopt     = "APM_ADOPT_EXISTING"
 )
 
 var _ provider.Provider = (*apmProvider)(nil)
@@ -49,6 +51,7 @@ type providerModel struct {
 	RequestTimeout      types.String `tfsdk:"request_timeout"`
 	MaxRetries          types.Int64  `tfsdk:"max_retries"`
 	SkipConnectionCheck types.Bool   `tfsdk:"skip_connection_check"`
+	AdoptExisting       types.Bool   `tfsdk:"adopt_existing"`
 }
 
 func (p *apmProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -61,38 +64,47 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 		MarkdownDescription: "Manages systems, nodes and servers of an application platform manager through its HTTP/JSON management interface.",
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
-				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + envEndpoint + "` environment variable.",
+				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + envEndpoint + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
+				Validators:          []validator.String{notEmpty("endpoint", envEndpoint), endpointValidator{}},
 			},
 			"api_key": schema.StringAttribute{
-				MarkdownDescription: "API key sent with every request outside `/rest/public`. May also be set with the `" + envAPIKey + "` environment variable, which is preferred: keep keys out of configuration files. " +
+				MarkdownDescription: "API key sent with every request outside `/rest/public`. Prefer the `" + envAPIKey + "` environment variable, or pass the key from an `ephemeral` variable: " +
+					"a value from a normal (even `sensitive`) variable is stored in saved plan files. A configured value wins over the environment, so it must not be empty. " +
 					"Without a key only `apm_manager_info` and `apm_public_nodes` work; resources then fail at plan.",
-				Optional:  true,
-				Sensitive: true,
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{notEmpty("api_key", envAPIKey), apiKeyValidator{}},
 			},
 			"ca_cert_pem": schema.StringAttribute{
-				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + envCACertPEM + "` environment variable.",
+				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + envCACertPEM + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
+				Validators:          []validator.String{notEmpty("ca_cert_pem", envCACertPEM), caCertValidator{}},
 			},
 			"insecure_skip_verify": schema.BoolAttribute{
 				MarkdownDescription: "Skip verification of the manager's TLS certificate. For testing only. Defaults to `false`.",
 				Optional:            true,
 			},
 			"request_timeout": schema.StringAttribute{
-				MarkdownDescription: "Time limit of one HTTP request attempt, as a Go duration such as `30s` or `2m`. Defaults to `30s`.",
+				MarkdownDescription: "Time limit of one HTTP request attempt, as a Go duration from `1s` to `10m` such as `30s` or `2m`. Defaults to `30s`.",
 				Optional:            true,
-				Validators:          []validator.String{durationValidator{}},
+				Validators:          []validator.String{durationValidator{min: minRequestTimeout, max: maxRequestTimeout}},
 			},
 			"max_retries": schema.Int64Attribute{
-				MarkdownDescription: "How many times a failed request is retried, with capped exponential backoff that honours `Retry-After`: " +
-					"GET, PUT and DELETE on connection errors, time-outs, 429, 502, 503 and 504; POST only when the connection could not be opened (nothing was sent). " +
-					"4xx answers are never retried. Defaults to `4`.",
+				MarkdownDescription: "How many times a failed request is retried, from `0` (never) to `20`. Which failures are retried, and how long the provider waits between attempts, " +
+					"is described under \"Timeouts and retries\" on the provider's page. Defaults to `4`.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"skip_connection_check": schema.BoolAttribute{
 				MarkdownDescription: "Skip the one request with which the provider checks the endpoint, the TLS settings and the API key when it starts " +
 					"(a list of the systems, or the public manager information when no key is set). Set it to plan without network access to the manager. Defaults to `false`.",
+				Optional: true,
+			},
+			"adopt_existing": schema.BoolAttribute{
+				MarkdownDescription: "When a create finds that an object with the same identity already exists (the manager answers 409), take it into the state if it matches the configuration " +
+					"exactly, and fail naming the differences if it does not. For recovering from an interrupted run whose state was lost (a killed CLI). " +
+					"Risk: two configurations can then both manage one object. May also be set with the `" + envAdopt + "` environment variable (`true` or `false`). Defaults to `false`.",
 				Optional: true,
 			},
 		},
@@ -131,7 +143,12 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.AddError("Invalid APM provider configuration", err.Error())
 		return
 	}
-	m := &manager{Client: client, systems: newSystemDirectory()}
+	adopt, err := adoptSetting(cfg.AdoptExisting)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("adopt_existing"), "Invalid "+envAdopt, err.Error())
+		return
+	}
+	m := newManager(client, adopt)
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
 			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, explain(err)+
@@ -166,6 +183,7 @@ func unknownSettings(cfg providerModel) []string {
 		"request_timeout":       cfg.RequestTimeout.IsUnknown(),
 		"max_retries":           cfg.MaxRetries.IsUnknown(),
 		"skip_connection_check": cfg.SkipConnectionCheck.IsUnknown(),
+		"adopt_existing":        cfg.AdoptExisting.IsUnknown(),
 	} {
 		if unknown {
 			names = append(names, name)
@@ -191,9 +209,8 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 		diags.AddAttributeError(path.Root("endpoint"), "Missing APM endpoint",
 			"Set the endpoint argument of the apm provider, or the "+envEndpoint+" environment variable, to the manager's base URL, for example https://apm.example.com:8443.")
 	}
-	if out.Endpoint != "" && !strings.Contains(out.Endpoint, "://") {
-		diags.AddAttributeError(path.Root("endpoint"), "APM endpoint without a scheme",
-			fmt.Sprintf("The endpoint %q has no scheme. Write it as a URL: https://%s (or http:// for a manager without TLS).", out.Endpoint, out.Endpoint))
+	if summary, detail := endpointProblem(out.Endpoint); out.Endpoint != "" && summary != "" {
+		diags.AddAttributeError(path.Root("endpoint"), summary, detail)
 	}
 	if strings.HasPrefix(strings.ToLower(out.Endpoint), "http://") {
 		diags.AddAttributeWarning(path.Root("endpoint"), "APM endpoint without TLS",
@@ -211,11 +228,30 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 	return out, diags
 }
 
+// stringOrEnv is the configured value, else the environment's. A configured empty string
+// is refused at validation (notEmpty), so it never falls back here.
 func stringOrEnv(v types.String, env string) string {
-	if !v.IsNull() && v.ValueString() != "" {
+	if !v.IsNull() {
 		return v.ValueString()
 	}
 	return os.Getenv(env)
+}
+
+// adoptSetting is adopt_existing as configured, else from APM_ADOPT_EXISTING
+// (strconv.ParseBool spellings).
+func adoptSetting(v types.Bool) (bool, error) {
+	if !v.IsNull() {
+		return v.ValueBool(), nil
+	}
+	raw := strings.TrimSpace(os.Getenv(envAdopt))
+	if raw == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(raw)
+	if err != nil {
+		return false, fmt.Errorf("%s=%q is not a boolean: use true or false", envAdopt, raw)
+	}
+	return b, nil
 }
 
 func (p *apmProvider) Resources(context.Context) []func() resource.Resource {

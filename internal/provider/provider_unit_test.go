@@ -100,8 +100,12 @@ func TestExplainGivesAdvicePerKind(t *testing.T) {
 		{&apm.Error{StatusCode: 403, Code: "FORBIDDEN", Message: "Access denied"}, "administrator key"},
 		{&apm.Error{StatusCode: 400, Code: "BAD_REQUEST", Message: "bad"}, "Correct the configuration"},
 		{&apm.Error{StatusCode: 200, Code: "ACTION_FAILED", Message: "port in use"}, "reported that the operation failed"},
-		{&apm.Error{StatusCode: 503, Code: "", Message: "down"}, "failed internally"},
-		{errors.New("dial tcp 127.0.0.1:1: connection refused"), "could not be reached"},
+		{&apm.Error{StatusCode: 503, Code: "", Message: "down"}, "could not handle the request"},
+		{&apm.Error{StatusCode: 502, Code: "", Message: "bad gateway", Method: "POST", Path: "/rest/systems"}, "may or may not have taken effect"},
+		{&apm.Error{StatusCode: 429, Code: "TOO_MANY_REQUESTS", Message: "slow down"}, "-parallelism"},
+		{&apm.Error{StatusCode: 404, Code: "NOT_FOUND", Message: "<html>"}, "base URL"},
+		{&apm.Error{StatusCode: 400, Code: apm.CodePlainHTTPToHTTPS, Message: "Client sent an HTTP request to an HTTPS server."}, "to https://"},
+		{&apm.TransportError{Method: "GET", Path: "/rest/systems", Err: errors.New("dial tcp 127.0.0.1:1: connection refused")}, "could not be reached"},
 		{fmt.Errorf("GET /rest/systems: %w", context.DeadlineExceeded), "ran out of time"},
 	}
 	for _, c := range cases {
@@ -109,19 +113,28 @@ func TestExplainGivesAdvicePerKind(t *testing.T) {
 			t.Errorf("explain(%v) = %q, want the error and %q", c.err, got, c.want)
 		}
 	}
+	// The provider's own findings get no advice about the network.
+	own := errors.New(`no system is named "nope"`)
+	if got := explain(own); got != own.Error() {
+		t.Errorf("explain(%v) = %q, want the error alone", own, got)
+	}
 }
 
 func TestValidators(t *testing.T) {
 	ip := ipAddressValidator{}
-	for value, ok := range map[string]bool{"10.0.0.1": true, "::1": true, "fe80::1": true, "300.1.1.1": false, "host": false, "": false} {
+	for value, ok := range map[string]bool{
+		"10.0.0.1": true, "::1": true, "fe80::1": true, "2001:db8::7": true,
+		"300.1.1.1": false, "host": false, "": false, "fe80::1%eth0": false, "0.0.0.0": false, "::": false,
+		"224.0.0.1": false, "ff02::1": false, "255.255.255.255": false, " 10.0.0.1": false, "10.0.0.1/24": false,
+	} {
 		resp := &validator.StringResponse{}
 		ip.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("host_ip"), ConfigValue: types.StringValue(value)}, resp)
 		if resp.Diagnostics.HasError() == ok {
 			t.Errorf("host_ip %q: error=%v, want valid=%v", value, resp.Diagnostics.HasError(), ok)
 		}
 	}
-	d := durationValidator{}
-	for value, ok := range map[string]bool{"30s": true, "1m30s": true, "0s": false, "-1s": false, "30": false} {
+	d := durationValidator{min: minRequestTimeout, max: maxRequestTimeout}
+	for value, ok := range map[string]bool{"30s": true, "1m30s": true, "1s": true, "10m": true, "0s": false, "-1s": false, "30": false, "1ns": false, "999ms": false, "10m1s": false} {
 		resp := &validator.StringResponse{}
 		d.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("request_timeout"), ConfigValue: types.StringValue(value)}, resp)
 		if resp.Diagnostics.HasError() == ok {
@@ -149,5 +162,72 @@ func TestValidators(t *testing.T) {
 func TestSameIPIgnoresSpelling(t *testing.T) {
 	if !sameIP("::1", "0:0:0:0:0:0:0:1") || sameIP("10.0.0.1", "10.0.0.2") || sameIP("x", "x") {
 		t.Error("sameIP compares addresses, not strings")
+	}
+}
+
+func TestNotEmptyRefusesOnlyEmptyValues(t *testing.T) {
+	v := notEmpty("api_key", envAPIKey)
+	for value, ok := range map[string]bool{"k": true, "": false, "  ": false} {
+		resp := &validator.StringResponse{}
+		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("api_key"), ConfigValue: types.StringValue(value)}, resp)
+		if resp.Diagnostics.HasError() == ok {
+			t.Errorf("api_key %q: error=%v, want valid=%v", value, resp.Diagnostics.HasError(), ok)
+		}
+		if !ok && !strings.Contains(fmt.Sprint(resp.Diagnostics), "Remove the argument to use "+envAPIKey) {
+			t.Errorf("the error must say how to use the environment: %v", resp.Diagnostics)
+		}
+	}
+	resp := &validator.StringResponse{}
+	v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("api_key"), ConfigValue: types.StringNull()}, resp)
+	if resp.Diagnostics.HasError() {
+		t.Errorf("an unset argument is fine: %v", resp.Diagnostics)
+	}
+}
+
+func TestConfiguredSettingsWinOverEnvironment(t *testing.T) {
+	t.Setenv(envAPIKey, "from-env")
+	t.Setenv(envAdopt, "true")
+	if got := stringOrEnv(types.StringValue("configured"), envAPIKey); got != "configured" {
+		t.Errorf("configured value lost: %q", got)
+	}
+	if got := stringOrEnv(types.StringNull(), envAPIKey); got != "from-env" {
+		t.Errorf("unset value must come from the environment: %q", got)
+	}
+	if got, err := adoptSetting(types.BoolValue(false)); err != nil || got {
+		t.Errorf("adopt_existing = false must win over %s=true: %v %v", envAdopt, got, err)
+	}
+	if got, err := adoptSetting(types.BoolNull()); err != nil || !got {
+		t.Errorf("unset adopt_existing must come from the environment: %v %v", got, err)
+	}
+	t.Setenv(envAdopt, "maybe")
+	if _, err := adoptSetting(types.BoolNull()); err == nil || !strings.Contains(err.Error(), envAdopt) {
+		t.Errorf("a bad %s must be an error naming it: %v", envAdopt, err)
+	}
+}
+
+func TestClaimsRefuseASecondHolder(t *testing.T) {
+	c := &claims{held: map[string]bool{}}
+	if !c.claim("apm_system shop") || c.claim("apm_system shop") {
+		t.Fatal("the first claim must win and the second be refused")
+	}
+	if !c.claim("apm_system shop2") {
+		t.Error("another identity is independent")
+	}
+	c.release("apm_system shop")
+	if !c.claim("apm_system shop") {
+		t.Error("a released identity can be claimed again")
+	}
+}
+
+func TestFinishingIgnoresCancellationButKeepsItsBound(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	ctx, stop := finishing(parent, time.Hour)
+	defer stop()
+	cancel()
+	if ctx.Err() != nil {
+		t.Fatal("a write already started must not be cancelled with the request")
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		t.Error("a finishing context must have its own bound")
 	}
 }

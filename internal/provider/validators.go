@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
 // Naming rules of the manager (api/decisions.md), checked at plan time so that bad input never
@@ -36,11 +39,14 @@ func portValidators() []validator.Int64 {
 	return []validator.Int64{int64validator.Between(1, 65535)}
 }
 
-// ipAddressValidator accepts an IPv4 or IPv6 address literal.
+// ipAddressValidator accepts the IPv4 or IPv6 address of a host: no interface zone (it
+// means nothing to the manager, which reaches the agent from elsewhere), and no
+// unspecified, multicast or broadcast address, none of which names one host.
 type ipAddressValidator struct{}
 
 func (ipAddressValidator) Description(context.Context) string {
-	return "value must be an IPv4 or IPv6 address, such as 10.0.0.11"
+	return "value must be the IPv4 or IPv6 address of a host, such as 10.0.0.11, without an interface zone; " +
+		"unspecified (0.0.0.0, ::), multicast and broadcast addresses are not allowed"
 }
 
 func (v ipAddressValidator) MarkdownDescription(ctx context.Context) string {
@@ -51,17 +57,43 @@ func (v ipAddressValidator) ValidateString(ctx context.Context, req validator.St
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if _, err := netip.ParseAddr(req.ConfigValue.ValueString()); err != nil {
+	raw := req.ConfigValue.ValueString()
+	if problem := hostAddressProblem(raw); problem != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP address",
-			fmt.Sprintf("Attribute %s %s, got: %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+			fmt.Sprintf("Attribute %s value must be an IPv4 or IPv6 address of one host, such as 10.0.0.11; got: %q, which is %s.", req.Path, raw, problem))
 	}
 }
 
-// durationValidator accepts a positive Go duration such as "30s".
-type durationValidator struct{}
+// hostAddressProblem says what is wrong with raw as a host's address, "" when nothing.
+func hostAddressProblem(raw string) string {
+	addr, err := netip.ParseAddr(raw)
+	switch {
+	case err != nil:
+		return "not an IP address"
+	case addr.Zone() != "":
+		return "an address with an interface zone, which means nothing to the manager"
+	case addr.IsUnspecified():
+		return "the unspecified address"
+	case addr.IsMulticast():
+		return "a multicast address"
+	case addr == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
+		return "the broadcast address"
+	}
+	return ""
+}
 
-func (durationValidator) Description(context.Context) string {
-	return `value must be a positive duration such as "30s", "1m30s" or "2m"`
+// durationValidator accepts a Go duration such as "30s" between min and max.
+type durationValidator struct{ min, max time.Duration }
+
+// The bounds of request_timeout: below a second an attempt cannot even finish a TLS
+// handshake over a real network; above ten minutes a hung manager stalls a run for long.
+const (
+	minRequestTimeout = time.Second
+	maxRequestTimeout = 10 * time.Minute
+)
+
+func (v durationValidator) Description(context.Context) string {
+	return fmt.Sprintf(`value must be a duration from %s to %s, such as "30s", "1m30s" or "2m"`, formatDuration(v.min), formatDuration(v.max))
 }
 
 func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -70,10 +102,32 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d < v.min || d > v.max {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
 			fmt.Sprintf("Attribute %s %s, got: %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
 	}
+}
+
+// notEmpty refuses a provider argument set to "": a configured argument wins over its
+// environment variable, so an empty one would silently mean "no value" rather than
+// falling back, which is never what the user meant.
+func notEmpty(name, env string) validator.String { return notEmptyValidator{name: name, env: env} }
+
+type notEmptyValidator struct{ name, env string }
+
+func (v notEmptyValidator) Description(context.Context) string {
+	return "value must not be empty; leave the argument out to use " + v.env
+}
+
+func (v notEmptyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v notEmptyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) != "" {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Empty "+v.name,
+		fmt.Sprintf("The %s argument is set to an empty string. A configured argument wins over the %s environment variable, so the provider would have no value. "+
+			"Remove the argument to use %s, or set it to a value.", v.name, v.env, v.env))
 }
 
 // sameIP reports whether two spellings name the same address ("::1" and "0:0::1"), so
@@ -82,4 +136,75 @@ func sameIP(a, b string) bool {
 	x, errA := netip.ParseAddr(a)
 	y, errB := netip.ParseAddr(b)
 	return errA == nil && errB == nil && x == y
+}
+
+// endpointValidator refuses an endpoint the client could not use, at validate rather
+// than when the provider starts. A value from APM_ENDPOINT is checked at configure.
+type endpointValidator struct{}
+
+func (endpointValidator) Description(context.Context) string {
+	return "value must be the manager's base URL with its scheme, such as https://apm.example.com:8443"
+}
+
+func (v endpointValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v endpointValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
+		return // empty: notEmpty reports it
+	}
+	if summary, detail := endpointProblem(req.ConfigValue.ValueString()); summary != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, summary, detail)
+	}
+}
+
+// endpointProblem says what is wrong with an endpoint, as a diagnostic's summary and
+// detail; "" when nothing.
+func endpointProblem(raw string) (summary, detail string) {
+	if !strings.Contains(raw, "://") {
+		return "APM endpoint without a scheme",
+			fmt.Sprintf("The endpoint %q has no scheme. Write it as a URL: https://%s (or http:// for a manager without TLS).", raw, raw)
+	}
+	if err := apm.CheckEndpoint(raw); err != nil {
+		return "Invalid APM endpoint", err.Error()
+	}
+	return "", ""
+}
+
+// caCertValidator refuses CA certificates that do not parse, at validate.
+type caCertValidator struct{}
+
+func (caCertValidator) Description(context.Context) string {
+	return "value must be one or more PEM-encoded CA certificates"
+}
+
+func (v caCertValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v caCertValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
+		return
+	}
+	if err := apm.CheckCACertPEM(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid ca_cert_pem", err.Error()+". Give the CA certificate(s) in PEM form, for example file(\"ca.pem\").")
+	}
+}
+
+// apiKeyValidator refuses a key with white space around it: file() keeps a file's final
+// newline, and the manager would then reject the key as invalid, far from the cause.
+type apiKeyValidator struct{}
+
+func (apiKeyValidator) Description(context.Context) string {
+	return "value must not start or end with white space"
+}
+
+func (v apiKeyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v apiKeyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	key := req.ConfigValue.ValueString()
+	if strings.TrimSpace(key) != "" && strings.TrimSpace(key) != key {
+		resp.Diagnostics.AddAttributeError(req.Path, "API key with white space around it",
+			"The api_key value starts or ends with white space (a key read with file() keeps the file's final newline), which the manager would reject. Use trimspace(file(...)).")
+	}
 }

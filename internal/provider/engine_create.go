@@ -1,0 +1,209 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// A create must leave no object behind that Terraform does not know of. The manager may
+// carry out a POST whose answer never arrives (a gateway times out, the connection
+// breaks, the manager restarts): the engine then looks the object up by its identity
+// before it reports anything, and records what it finds. With adopt_existing, a create
+// that finds the object there already (409) takes it over when it matches.
+
+// create writes the object and returns the state to record: null when nothing was
+// created, the object otherwise (with a warning when it could not be read back).
+func (r *engineResource[T]) create(ctx context.Context, m *manager, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
+	var lost error // the last attempt whose answer was lost, after which the object was not there
+	for resend := 0; ; resend++ {
+		err := r.t.create(ctx, m, plan)
+		switch {
+		case err == nil:
+			return r.readBack(ctx, m, typ, plan)
+		case apm.IsConflict(err) && lost != nil:
+			// The earlier attempt took effect after all, late: that object is ours.
+			obj, rerr := r.t.read(ctx, m, plan)
+			if rerr != nil {
+				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.unknownOutcome(plan, lost, rerr)}
+			}
+			return r.recover(typ, plan, obj, lost)
+		case apm.IsConflict(err) && m.adopt:
+			return r.adopt(ctx, m, typ, plan, err)
+		case !apm.OutcomeUnknown(err):
+			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
+		}
+		state, diags, absent := r.reconcile(ctx, m, typ, plan, err)
+		if !absent || resend >= m.MaxRetries() || ctx.Err() != nil {
+			return state, diags
+		}
+		// The manager does not have the object, so sending the create again cannot make
+		// a second one; it gets the same budget as any retried request.
+		lost = err
+	}
+}
+
+// readBack records a created object as the manager reads it back. When that read fails,
+// the object is recorded from the plan (untainted), so that it is neither orphaned nor
+// replaced; the next refresh fills in what only the manager knows.
+func (r *engineResource[T]) readBack(ctx context.Context, m *manager, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	obj, err := r.t.read(ctx, m, plan)
+	if err != nil {
+		diags.Append(readBackWarning("Created", r.t.describe(plan), err))
+		return recorded(typ, plan), diags
+	}
+	return flatten(typ, r.t.fields, obj, plan), diags
+}
+
+// reconcile finds out what became of a create whose answer was lost. absent is true when
+// the manager certainly does not have the object.
+func (r *engineResource[T]) reconcile(ctx context.Context, m *manager, typ tftypes.Object, plan attrs, sendErr error) (state tftypes.Value, diags diag.Diagnostics, absent bool) {
+	what := r.t.describe(plan)
+	obj, err := r.t.read(ctx, m, plan)
+	switch {
+	case err == nil:
+		state, diags = r.recover(typ, plan, obj, sendErr)
+		return state, diags, false
+	case isGone(err):
+		diags.AddError("Failed to create "+what, explain(sendErr)+
+			"\n\nThe answer to the create was lost; looking for the object afterwards found that the manager does not have it, so the create did not take effect. Apply again.")
+		return tftypes.NewValue(typ, nil), diags, true
+	default:
+		return tftypes.NewValue(typ, nil), diag.Diagnostics{r.unknownOutcome(plan, sendErr, err)}, false
+	}
+}
+
+// unknownOutcome reports a create whose answer was lost when looking for the object
+// failed too.
+func (r *engineResource[T]) unknownOutcome(plan attrs, sendErr, lookErr error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
+		"%s\n\nThe request may have reached the manager, but its answer was lost, and looking for the object afterwards failed too: %s\n\n"+
+			"The object may exist. Apply again; if the manager then reports that it already exists, import it (%s).",
+		explain(sendErr), lookErr, r.importHint(plan)))
+}
+
+// recover records the object that a create whose answer was lost did make, if it
+// matches the plan.
+func (r *engineResource[T]) recover(typ tftypes.Object, plan attrs, obj *T, sendErr error) (tftypes.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	what := r.t.describe(plan)
+	if diffs := r.differences(plan, obj); len(diffs) > 0 {
+		diags.AddError("Failed to create "+what, fmt.Sprintf(
+			"%s\n\nThe answer to the create was lost. Looking for the object afterwards found %s in the manager, but it differs from the configuration: %s. "+
+				"Someone else may have created it. Check it in the manager; to manage it, import it (%s) and apply again.",
+			explain(sendErr), what, strings.Join(diffs, "; "), r.importHint(plan)))
+		return tftypes.NewValue(typ, nil), diags
+	}
+	diags.AddWarning("Recovered the create of "+what, fmt.Sprintf(
+		"The manager's answer to the create was lost (%s), but the object exists and matches the configuration, so it is recorded in the state.",
+		sendErr))
+	return flatten(typ, r.t.fields, obj, plan), diags
+}
+
+// adopt takes over an object that a create found already there (adopt_existing).
+func (r *engineResource[T]) adopt(ctx context.Context, m *manager, typ tftypes.Object, plan attrs, conflict error) (tftypes.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	what := r.t.describe(plan)
+	obj, err := r.t.read(ctx, m, plan)
+	switch {
+	case err != nil:
+		diags.AddError("Failed to create "+what, fmt.Sprintf("%s\n\nThe object exists already, and adopt_existing is on, but reading it failed: %s",
+			explain(conflict), explain(err)))
+	case len(r.differences(plan, obj)) > 0:
+		diags.AddError("Failed to create "+what, fmt.Sprintf(
+			"%s\n\nThe object exists already and adopt_existing is on, but it differs from the configuration, so it was not adopted: %s. "+
+				"Change the configuration to match, or import it (%s) and let the next apply change it.",
+			conflict, strings.Join(r.differences(plan, obj), "; "), r.importHint(plan)))
+	default:
+		diags.AddWarning("Adopted the existing "+what,
+			"The object existed already and matches the configuration, so it is now managed by this configuration (adopt_existing is on). "+
+				"If another configuration manages it too, remove it from one of them.")
+		return flatten(typ, r.t.fields, obj, plan), diags
+	}
+	return tftypes.NewValue(typ, nil), diags
+}
+
+// differences lists the configured values the manager's object does not have.
+func (r *engineResource[T]) differences(plan attrs, obj *T) []string {
+	var out []string
+	for _, f := range r.t.fields {
+		if f.views&inResource == 0 || f.role == computedStable || !plan.known(f.name) {
+			continue
+		}
+		want, have := plan[f.name], f.value(obj)
+		if want.Equal(have) || (f.same != nil && f.same(want, have)) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s is %s in the manager and %s in the configuration", f.name, valueText(have), valueText(want)))
+	}
+	return out
+}
+
+// valueText shows a primitive value as HCL would.
+func valueText(v tftypes.Value) string {
+	switch {
+	case v.IsNull():
+		return "null"
+	case v.Type().Is(tftypes.String):
+		s, _ := stringOf(v)
+		return strconv.Quote(s)
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		if v.As(&f) == nil {
+			return f.Text('f', -1)
+		}
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		if v.As(&b) == nil {
+			return strconv.FormatBool(b)
+		}
+	}
+	return v.String()
+}
+
+// claimKey names the object a plan or state describes, among all types.
+func (r *engineResource[T]) claimKey(a attrs) string {
+	return "apm_" + r.t.name + " " + r.t.identity.importID(a)
+}
+
+// duplicateError refuses the second of two resources that declare one object.
+func (r *engineResource[T]) duplicateError(plan attrs) diag.Diagnostic {
+	what := r.t.describe(plan)
+	return diag.NewErrorDiagnostic("Duplicate declaration of "+what, fmt.Sprintf(
+		"%s is declared by more than one resource in this configuration: another apm_%s block creates it in this run. "+
+			"Each object must be declared once; remove or rename one of the blocks. Nothing was sent for this one.", what, r.t.name))
+}
+
+// readBackWarning reports a write that succeeded but whose object could not be read back.
+func readBackWarning(done, what string, err error) diag.Diagnostic {
+	return diag.NewWarningDiagnostic(fmt.Sprintf("%s %s, but could not read it back", done, what), explain(err)+
+		"\n\nThe object is recorded in the state; the values only the manager knows are left empty until the next refresh (plan or apply) fills them in.")
+}
+
+// createError explains a failed create. A conflict means the object exists already;
+// the way out is to import it, with an import ID that works.
+func (r *engineResource[T]) createError(plan attrs, err error) diag.Diagnostic {
+	action := "create " + r.t.describe(plan)
+	if !apm.IsConflict(err) || r.t.identity.importID(plan) == "" {
+		return callError(action, err)
+	}
+	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
+		"%s\n\nThe object already exists in the manager. To manage it with Terraform, import it instead of creating it (%s), "+
+			"or set adopt_existing = true in the provider to take it over when it matches the configuration.",
+		explain(err), r.importHint(plan)))
+}
+
+// importHint shows both ways to import the object a plan describes.
+func (r *engineResource[T]) importHint(plan attrs) string {
+	typeName, id := "apm_"+r.t.name, r.t.identity.importID(plan)
+	return fmt.Sprintf("terraform import %s.<name> %s, or an import block:\n"+
+		"  import {\n    to = %s.<name>\n    id = %q\n  }\n", typeName, id, typeName, id)
+}

@@ -1,0 +1,262 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+)
+
+// faults replaces the test manager's fault rules (none: faults off).
+func (e *accEnv) faults(rules ...string) {
+	e.t.Helper()
+	parsed := make([]apmsim.FaultRule, 0, len(rules))
+	for _, text := range rules {
+		r, err := apmsim.ParseFaultRule(text)
+		e.must(err)
+		parsed = append(parsed, r)
+	}
+	e.must(e.sim.Sim.SetFaults(parsed...))
+}
+
+// createNode registers a node out of band.
+func (e *accEnv) createNode(system, name, hostIP string, agentPort int64) {
+	e.t.Helper()
+	e.must(e.admin.CreateNode(e.ctx(), apm.CreateNodeRequest{NodeName: name, SystemName: system, HostIP: hostIP, AgentPort: agentPort}))
+}
+
+// untainted checks that a resource is in state and not tainted.
+func untainted(addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		switch {
+		case !ok:
+			return fmt.Errorf("%s is not in state", addr)
+		case rs.Primary.Tainted:
+			return fmt.Errorf("%s is tainted", addr)
+		}
+		return nil
+	}
+}
+
+const systemAndNodeHCL = `
+resource "apm_system" "s" {
+  name = "shop"
+}
+
+resource "apm_node" "n" {
+  system_id  = apm_system.s.id
+  name       = "web-01"
+  host_ip    = "10.0.0.1"
+  agent_port = 7730
+}
+`
+
+// The manager creates the objects but the answers are lost (a gateway's 502, a
+// connection reset after the handler ran): the creates are recovered, not orphaned.
+func TestAccFaults_lostCreateAnswersAreRecovered(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemAndNodeHCL)
+	env.test([]resource.TestStep{
+		{
+			PreConfig: func() {
+				env.faults("POST /rest/systems status=502 after=true times=1", "POST /rest/nodes reset=true after=true times=1")
+			},
+			Config:           config,
+			ConfigPlanChecks: cleanAfterApply,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkExists("apm_system.s", "apm_node.n"),
+				env.checkSystems("shop"),
+				env.checkNode("shop", "web-01", "10.0.0.1", 7730),
+				func(*terraform.State) error {
+					if n := env.sim.Sim.RequestCounts()["POST /rest/systems"]; n != 1 {
+						return fmt.Errorf("POST /rest/systems sent %d times, want 1 (a lost answer must not be sent again)", n)
+					}
+					return nil
+				},
+			),
+		},
+		{
+			PreConfig:        func() { env.faults() },
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{}),
+		},
+	})
+}
+
+// An answer lost before the manager acted: the look-up finds nothing, and the error says
+// that the create did not take effect; the next apply creates it.
+func TestAccFaults_lostCreateThatDidNotHappen(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemHCL("s", "shop"))
+	env.test([]resource.TestStep{
+		{
+			PreConfig:   func() { env.faults("POST /rest/systems status=502 times=1") },
+			Config:      config,
+			ExpectError: errorMatching(`Failed to create system "shop"`, "502", "did not take effect"),
+		},
+		{
+			Config:           config,
+			ConfigPlanChecks: applied(),
+			Check:            env.checkSystems("shop"),
+		},
+	})
+}
+
+// With retries allowed, a create whose answer was lost before the manager acted is sent
+// again once the look-up has shown that the manager does not have the object.
+func TestAccFaults_lostCreateIsSentAgainWhenAbsent(t *testing.T) {
+	env := newAccEnv(t)
+	config := retryingProvider(env, 1) + systemHCL("s", "shop")
+	env.test([]resource.TestStep{
+		{
+			PreConfig:        func() { env.faults("POST /rest/systems status=502 times=1") },
+			Config:           config,
+			ConfigPlanChecks: cleanAfterApply,
+			Check: resource.ComposeAggregateTestCheckFunc(env.checkSystems("shop"), func(*terraform.State) error {
+				if n := env.sim.Sim.RequestCounts()["POST /rest/systems"]; n != 1 {
+					return fmt.Errorf("the manager carried out %d creates, want 1", n)
+				}
+				return nil
+			}),
+		},
+	})
+}
+
+// retryingProvider is a provider block for env with max_retries retries.
+func retryingProvider(env *accEnv, retries int) string {
+	return fmt.Sprintf(`
+provider "apm" {
+  endpoint    = %q
+  api_key     = %q
+  max_retries = %d
+}
+`, env.sim.URL, env.sim.AdminKey, retries)
+}
+
+// A 404 that is not the manager's "not found" for the object (a wrong path prefix, an
+// injected error body that names nothing) is an error: the state keeps its objects.
+func TestAccFaults_foreign404KeepsState(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemAndNodeHCL)
+	prefixed := providerHCL(env.sim.URL+"/apm", env.sim.AdminKey, "  skip_connection_check = true") + systemAndNodeHCL
+	env.test([]resource.TestStep{
+		{Config: config, ConfigPlanChecks: cleanAfterApply},
+		{
+			Config:      prefixed,
+			ExpectError: errorMatching("404", env.sim.URL+"/apm", "endpoint"),
+		},
+		{
+			PreConfig:   func() { env.faults("GET /rest/systems/* status=404") },
+			Config:      config,
+			ExpectError: regexp.MustCompile(`404`),
+		},
+		{
+			PreConfig:        func() { env.faults() },
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{}),
+			Check:            env.checkExists("apm_system.s", "apm_node.n"),
+		},
+	})
+}
+
+// A create that succeeded but could not be read back is kept, untainted, and the next
+// refresh completes it: no replacement, no orphan. (Resources that depend on a value
+// only the read-back gives, such as a system's id, wait for that refresh.)
+func TestAccFaults_readBackFailureKeepsObject(t *testing.T) {
+	env := newAccEnv(t)
+	// The refresh after the apply fills in what the read-back missed: no change is planned.
+	completedByRefresh := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	env.test([]resource.TestStep{
+		{
+			PreConfig: func() { env.faults("GET /rest/systems/shop status=500 times=1") },
+			Config:    env.config(systemHCL("s", "shop")),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				untainted("apm_system.s"),
+				resource.TestCheckNoResourceAttr("apm_system.s", "id"),
+				env.checkSystems("shop"),
+			),
+			ConfigPlanChecks: completedByRefresh,
+		},
+		{
+			PreConfig: func() { env.faults("GET /rest/nodes/web-01/systems/* status=500 times=1") },
+			Config:    env.config(systemAndNodeHCL),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				untainted("apm_node.n"),
+				resource.TestCheckNoResourceAttr("apm_node.n", "node_id"),
+				env.checkNode("shop", "web-01", "10.0.0.1", 7730),
+			),
+			ConfigPlanChecks: completedByRefresh,
+		},
+		{
+			Config:           env.config(systemAndNodeHCL),
+			ConfigPlanChecks: applied(exactActions{}),
+			Check:            env.checkExists("apm_system.s", "apm_node.n"),
+		},
+	})
+}
+
+// Two blocks declaring one object: the second fails before it sends anything, and is not
+// told to import what the first manages.
+func TestAccFaults_duplicateBlocksAreRefused(t *testing.T) {
+	env := newAccEnv(t)
+	env.test([]resource.TestStep{
+		{
+			Config:      env.config(systemHCL("a", "twin") + systemHCL("b", "twin")),
+			ExpectError: errorMatching(`system "twin" is declared by more than one resource`, "Nothing was sent"),
+			Check:       env.checkSystems("twin"),
+		},
+	})
+	if n := env.sim.Sim.RequestCounts()["POST /rest/systems"]; n != 1 {
+		t.Errorf("POST /rest/systems sent %d times, want 1", n)
+	}
+}
+
+// GETs are retried on 500, as the interface advises: a refresh survives a passing fault.
+func TestAccFaults_readsRetryOn500(t *testing.T) {
+	env := newAccEnv(t)
+	config := retryingProvider(env, 2) + systemAndNodeHCL
+	env.test([]resource.TestStep{
+		{Config: config, ConfigPlanChecks: cleanAfterApply},
+		{
+			PreConfig:        func() { env.faults("GET /rest/* status=500 times=2") },
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{}),
+		},
+	})
+}
+
+// adopt_existing takes over matching objects that exist already, and names the
+// differences of those that do not match.
+func TestAccFaults_adoptExisting(t *testing.T) {
+	env := newAccEnv(t)
+	adopting := providerHCL(env.sim.URL, env.sim.AdminKey, "  adopt_existing = true")
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			PreConfig: func() {
+				env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+				env.createNode("shop", "web-01", "10.0.0.1", 7730)
+			},
+			Config:           adopting + systemAndNodeHCL,
+			ConfigPlanChecks: applied(exactActions{"apm_system.s": plancheck.ResourceActionCreate, "apm_node.n": plancheck.ResourceActionCreate}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkExists("apm_system.s", "apm_node.n"), env.checkSystems("shop")),
+		},
+		{
+			PreConfig: func() { env.createNode("shop", "web-02", "10.0.0.9", 7730) },
+			Config:    adopting + systemAndNodeHCL + nodeHCL("other", "apm_system.s.id", "web-02", "10.0.0.2", 7730),
+			ExpectError: errorMatching(`Failed to create node "web-02"`, "differs from the configuration",
+				`host_ip is "10.0.0.9" in the manager and "10.0.0.2" in the configuration`),
+		},
+		{
+			PreConfig:        func() { env.deleteNode("shop", "web-02") },
+			Config:           adopting + systemAndNodeHCL,
+			ConfigPlanChecks: applied(exactActions{}),
+		},
+	})
+}
