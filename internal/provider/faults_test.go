@@ -1,9 +1,14 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -256,6 +261,108 @@ func TestAccFaults_adoptExisting(t *testing.T) {
 		{
 			PreConfig:        func() { env.deleteNode("shop", "web-02") },
 			Config:           adopting + systemAndNodeHCL,
+			ConfigPlanChecks: applied(exactActions{}),
+		},
+	})
+}
+
+// restartingManager is an apmsim over HTTPS whose state and TLS identity survive a
+// restart, as a real manager's do, on one address.
+type restartingManager struct {
+	t        *testing.T
+	dir      string
+	addr     string
+	adminKey string
+	caPEM    string
+	srv      *http.Server
+}
+
+func newRestartingManager(t *testing.T) *restartingManager {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rm := &restartingManager{t: t, dir: t.TempDir(), addr: addr, adminKey: "restart-admin-key-0123456789"}
+	rm.start()
+	t.Cleanup(rm.stop)
+	return rm
+}
+
+func (rm *restartingManager) start() {
+	rm.t.Helper()
+	sim, err := apmsim.New(apmsim.Options{AdminKey: rm.adminKey, StateFile: filepath.Join(rm.dir, "state.json")})
+	if err != nil {
+		rm.t.Fatal(err)
+	}
+	cfg, caPEM, err := apmsim.PersistentTLS(filepath.Join(rm.dir, "tls"), nil)
+	if err != nil {
+		rm.t.Fatal(err)
+	}
+	if rm.caPEM == "" {
+		rm.caPEM = string(caPEM)
+	}
+	l, err := net.Listen("tcp", rm.addr)
+	if err != nil {
+		rm.t.Fatalf("restarting the manager on %s: %v", rm.addr, err)
+	}
+	rm.srv = &http.Server{Handler: sim.Handler(), TLSConfig: cfg, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = rm.srv.ServeTLS(l, "", "") }()
+}
+
+func (rm *restartingManager) stop() {
+	if rm.srv != nil {
+		_ = rm.srv.Close()
+		rm.srv = nil
+	}
+}
+
+// checkEmpty fails when the manager still has a system.
+func (rm *restartingManager) checkEmpty(*terraform.State) error {
+	c, err := apm.New(apm.Config{Endpoint: "https://" + rm.addr, APIKey: rm.adminKey, CACertPEM: rm.caPEM})
+	if err != nil {
+		return err
+	}
+	systems, err := c.ListSystems(context.Background())
+	if err == nil && len(systems) > 0 {
+		err = fmt.Errorf("the manager still has %d systems", len(systems))
+	}
+	return err
+}
+
+// config trusts the CA of the manager's first start only: after a restart the manager
+// must present a certificate of the same authority.
+func (rm *restartingManager) config(resources string) string {
+	return fmt.Sprintf(`
+provider "apm" {
+  endpoint    = "https://%s"
+  api_key     = %q
+  ca_cert_pem = %q
+  max_retries = 0
+}
+%s`, rm.addr, rm.adminKey, rm.caPEM, resources)
+}
+
+// A manager that restarts keeps its objects and its TLS identity; while it is down, a
+// plan fails instead of proposing to create everything again.
+func TestAccFaults_managerRestartOverHTTPS(t *testing.T) {
+	rm := newRestartingManager(t)
+	config := rm.config(systemAndNodeHCL)
+	runAcc(t, rm.checkEmpty, []resource.TestStep{
+		{Config: config, ConfigPlanChecks: cleanAfterApply},
+		{
+			PreConfig:   rm.stop,
+			Config:      config,
+			PlanOnly:    true,
+			ExpectError: errorMatching("could not be reached"),
+		},
+		{
+			PreConfig:        func() { rm.stop(); rm.start() },
+			Config:           config,
 			ConfigPlanChecks: applied(exactActions{}),
 		},
 	})

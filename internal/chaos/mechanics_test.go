@@ -1,0 +1,326 @@
+//go:build chaos
+
+package chaos
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// Tests of the harness itself, without a CLI: a scenario's verdict is only as good as the
+// census, the output parsing and the process handling it rests on.
+
+func TestFleetConfig(t *testing.T) {
+	cfg := fleetConfig()
+	systems := strings.Count(cfg, `resource "apm_system"`)
+	nodes := strings.Count(cfg, `resource "apm_node"`)
+	refs := strings.Count(cfg, "system_id  = apm_system.s")
+	if systems != fleetSystems || nodes != fleetSystems*fleetNodesPerSystem || refs != nodes || systems+nodes != fleetObjects {
+		t.Fatalf("%d systems, %d nodes, %d system references; want %d objects", systems, nodes, refs, fleetObjects)
+	}
+	if strings.Contains(cfg, "api_key") || strings.Contains(cfg, "endpoint") {
+		t.Fatal("the configuration must leave endpoint and key to the environment")
+	}
+}
+
+func TestFaultRulesParse(t *testing.T) {
+	for name, rules := range map[string][]string{"faultRules": faultRules, "slowWrites": slowWrites} {
+		parsed, err := parseRules(rules)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(parsed) != len(rules) {
+			t.Errorf("%s: %d rules parsed of %d", name, len(parsed), len(rules))
+		}
+	}
+}
+
+func TestSeeded(t *testing.T) {
+	if got := seeded(slowWrites, ""); !slices.Equal(got, slowWrites) {
+		t.Fatalf("no seed changed the rules: %q", got)
+	}
+	a, b := seeded(faultRules, "1"), seeded(faultRules, "2")
+	rules, err := parseRules(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rules[0].Seed == 0 || rules[0].Seed == rules[1].Seed || slices.Equal(a, b) {
+		t.Fatalf("seeds %q and %q: want a distinct non-zero seed per rule and per CHAOS_SEED", a, b)
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	base := []string{"PATH=/bin", "HOME=/root", "TF_LOG=trace", "TF_CLI_CONFIG_FILE=/missing", "APM_API_KEY=developer", "CHECKPOINT_DISABLE=0", "TFX=kept"}
+	got := childEnv(base, "APM_API_KEY=sim")
+	want := []string{"PATH=/bin", "HOME=/root", "TFX=kept", "APM_API_KEY=sim"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("childEnv = %q, want %q", got, want)
+	}
+}
+
+func TestDevOverrides(t *testing.T) {
+	got := devOverrides("/tmp/p")
+	for _, want := range []string{`"registry.terraform.io/hashicorp/apm"  = "/tmp/p"`, `"registry.opentofu.org/hashicorp/apm" = "/tmp/p"`, "direct {}"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("CLI configuration lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+func TestReadState(t *testing.T) {
+	dir := t.TempDir()
+	if v, err := readState(filepath.Join(dir, "none.tfstate")); err != nil || len(v.systems)+len(v.nodes) != 0 {
+		t.Fatalf("missing state file: %+v, %v; want empty", v, err)
+	}
+	path := filepath.Join(dir, "terraform.tfstate")
+	mustWrite(t, path, "")
+	if v, err := readState(path); err != nil || len(v.systems)+len(v.nodes) != 0 {
+		t.Fatalf("empty state file: %+v, %v; want empty", v, err)
+	}
+	mustWrite(t, path, `{"version":4,"resources":[
+  {"mode":"managed","type":"apm_system","name":"s1","instances":[{"attributes":{"id":"SYS-1","name":"chaos-s1","node_count":9}}]},
+  {"mode":"managed","type":"apm_node","name":"s1n1","instances":[{"attributes":{"id":"SYS-1/s1-n1","system_id":"SYS-1","name":"s1-n1","node_id":"ND-1","agent_port":7701}}]},
+  {"mode":"data","type":"apm_system","name":"d","instances":[{"attributes":{"id":"SYS-9"}}]}]}`)
+	v, err := readState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSys := []stateSystem{{addr: "apm_system.s1", id: "SYS-1", name: "chaos-s1"}}
+	wantNodes := []stateNode{{addr: "apm_node.s1n1", systemID: "SYS-1", name: "s1-n1", nodeID: "ND-1"}}
+	if !slices.Equal(v.systems, wantSys) || !slices.Equal(v.nodes, wantNodes) {
+		t.Fatalf("state %+v", v)
+	}
+	mustWrite(t, path, `{"version":4,"resources":[`)
+	if _, err := readState(path); err == nil {
+		t.Fatal("a truncated state file must be an error, not an empty state")
+	}
+}
+
+// twoSystems is a manager with systems a (2 nodes) and b (1 node), and a state of it all.
+func twoSystems() (managerView, stateView) {
+	m := managerView{
+		systems: []apm.System{{SystemID: "S1", SystemName: "a"}, {SystemID: "S2", SystemName: "b"}},
+		nodes:   []apm.Node{{SystemName: "a", NodeName: "n1"}, {SystemName: "a", NodeName: "n2"}, {SystemName: "b", NodeName: "n1"}},
+	}
+	s := stateView{
+		systems: []stateSystem{{"apm_system.a", "S1", "a"}, {"apm_system.b", "S2", "b"}},
+		nodes:   []stateNode{{"apm_node.a1", "S1", "n1", "N1"}, {"apm_node.a2", "S1", "n2", "N2"}, {"apm_node.b1", "S2", "n1", "N3"}},
+	}
+	return m, s
+}
+
+func TestCensusClean(t *testing.T) {
+	c := takeCensus(twoSystems())
+	if c.objects != 5 || c.inState != 5 || len(c.orphans)+len(c.missing)+len(c.duplicates) != 0 {
+		t.Fatalf("census %+v; want 5 objects, all in state, nothing else", c)
+	}
+}
+
+func TestCensusOrphansAndMissing(t *testing.T) {
+	m, s := twoSystems()
+	s.nodes = s.nodes[1:]                                             // a/n1 lost from the state
+	s.systems = s.systems[:1]                                         // b lost from the state
+	s.nodes = append(s.nodes, stateNode{"apm_node.x", "S1", "x", ""}) // in the state only
+	c := takeCensus(m, s)
+	wantOrphans := []string{"node a/n1", "system b (S2)"}
+	wantMissing := []string{"apm_node.x (S1/x)"}
+	if !slices.Equal(c.orphans, wantOrphans) || !slices.Equal(c.missing, wantMissing) || len(c.duplicates) != 0 {
+		t.Fatalf("census %+v; want orphans %q, missing %q", c, wantOrphans, wantMissing)
+	}
+}
+
+func TestCensusDuplicates(t *testing.T) {
+	m, s := twoSystems()
+	m.systems = append(m.systems, apm.System{SystemID: "S3", SystemName: "a"}) // a name twice
+	m.nodes = append(m.nodes, apm.Node{SystemName: "b", NodeName: "n1"})       // a node twice
+	s.systems = append(s.systems, stateSystem{"apm_system.a2", "S1", "a"})     // two resources, one system
+	s.nodes = append(s.nodes, stateNode{"apm_node.b1x", "S2", "n1x", "N3"})    // one nodeId twice
+	c := takeCensus(m, s)
+	if len(c.duplicates) != 4 {
+		t.Fatalf("duplicates %q; want 4", c.duplicates)
+	}
+}
+
+// A boxed diagnostic as OpenTofu prints it, wrapped, after a warning box.
+const sampleOutput = `╷
+│ Warning: Provider development overrides are in effect
+╵
+apm_node.s1n2: Creating...
+╷
+│ Error: Failed to create node "s3-n4"
+│
+│   with apm_node.s3n4,
+│   on main.tf line 40:
+│
+│ POST /rest/nodes: 409 CONFLICT: Node already exists: s3-n4
+│
+│ The object already exists in the manager. To manage it with Terraform,
+│ import it instead of creating it:
+│   terraform import apm_node.<name> SYS-0003/s3-n4
+╵
+╷
+│ Error: Failed to create system "chaos-s2"
+│
+│ POST /rest/systems: 502 BAD_GATEWAY: Injected fault
+╵
+╷
+│ Error: Failed to create system "chaos-s1"
+│
+│ POST /rest/systems: 409 CONFLICT: System already exists: chaos-s1
+│
+│ The object already exists in the manager. To manage it with Terraform, import
+│ it instead of creating it (terraform import apm_system.<name> chaos-s1, or an
+│ import block).
+╵
+╷
+│ Error: Failed to create system "chaos-s5"
+│
+│ Post "https://127.0.0.1:1/rest/systems": EOF
+│
+│ Looking for the object afterwards failed too: GET /rest/systems/chaos-s5:
+│ 404 NOT_FOUND: System not found
+╵
+`
+
+// The same diagnostics as -no-color prints them: no boxes.
+var samplePlain = unbox(sampleOutput)
+
+func TestDiagnostics(t *testing.T) {
+	for name, out := range map[string]string{"boxed": sampleOutput, "plain": samplePlain} {
+		t.Run(name, func(t *testing.T) { testDiagnostics(t, out) })
+	}
+}
+
+func testDiagnostics(t *testing.T, out string) {
+	blocks := diagnostics(out)
+	if len(blocks) != 4 || !strings.HasPrefix(blocks[0], `Error: Failed to create node "s3-n4"`) || !strings.HasSuffix(blocks[0], "SYS-0003/s3-n4") {
+		t.Fatalf("blocks %q", blocks)
+	}
+	if got, want := kinds(blocks), "409 CONFLICT ×2, 502 BAD_GATEWAY ×1, eof ×1"; got != want {
+		t.Errorf("kinds = %q, want %q", got, want)
+	}
+	ids := importIDs(conflicts(blocks))
+	if !slices.Equal(ids, []string{"apm_node SYS-0003/s3-n4", "apm_system chaos-s1"}) {
+		t.Fatalf("import IDs %q", ids)
+	}
+	if !namesOrphan([]string{"node chaos-s3/s3-n4"}, ids[0]) || namesOrphan([]string{"node chaos-s3/s3-n5"}, ids[0]) {
+		t.Error("namesOrphan must match the orphan by the node's name only")
+	}
+	if !namesOrphan([]string{"system chaos-s2 (SYS-2)"}, "apm_system chaos-s2") || namesOrphan([]string{"node chaos-s2/x"}, "apm_system chaos-s2") {
+		t.Error("namesOrphan must match systems by name and type")
+	}
+}
+
+func TestFirstLines(t *testing.T) {
+	block := "Error: Failed to create node \"s3-n4\"\n\n  with apm_node.s3n4,\n  on main.tf line 40, in resource:\n  40: resource \"apm_node\" \"s3n4\" {\n\nPOST /rest/nodes: 409 CONFLICT\n\nmore\nand more"
+	want := "Error: Failed to create node \"s3-n4\"\n    POST /rest/nodes: 409 CONFLICT\n    more\n    …"
+	if got := firstLines(block, 3); got != want {
+		t.Errorf("firstLines = %q, want %q", got, want)
+	}
+}
+
+func TestPlanLines(t *testing.T) {
+	out := "  # apm_node.s1n1 will be created\n  + resource ...\nPlan: 1 to add, 0 to change, 0 to destroy.\n"
+	if got := planLines(out); len(got) != 2 || got[1] != "Plan: 1 to add, 0 to change, 0 to destroy." {
+		t.Fatalf("planLines = %q", got)
+	}
+}
+
+// Killing the leader alone leaves its group behind, as a killed CLI leaves its provider;
+// the run's end must find and kill what is left.
+func TestKilledLeaderLeftoversAreKilled(t *testing.T) {
+	dir := t.TempDir()
+	p := startProc(t, dir, filepath.Join(dir, "sh.log"), os.Environ(), "/bin/sh", "-c", "sleep 60 & echo $! > child.pid; wait")
+	child := waitForPID(t, filepath.Join(dir, "child.pid"))
+	if err := p.signalLeader(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	r := p.wait()
+	if r.signal != syscall.SIGKILL || !r.leftovers {
+		t.Fatalf("result %+v; want killed by SIGKILL with leftovers", r)
+	}
+	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(child) + "/stat"); err == nil && liveMember(string(stat), p.cmd.Process.Pid) {
+		t.Fatalf("the group's child %d survived", child)
+	}
+}
+
+// A signal to the group reaches every member, as Ctrl-C does. SIGTERM stands in for SIGINT
+// here: a non-interactive shell starts its background jobs with SIGINT ignored.
+func TestGroupSignalReachesAll(t *testing.T) {
+	dir := t.TempDir()
+	p := startProc(t, dir, filepath.Join(dir, "sh.log"), os.Environ(), "/bin/sh", "-c", "sleep 60 & echo $! > child.pid; wait")
+	waitForPID(t, filepath.Join(dir, "child.pid"))
+	if err := p.signalGroup(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if r := p.wait(); r.leftovers || r.exit == 0 {
+		t.Fatalf("result %+v; want the group ended by the signal, nothing left", r)
+	}
+}
+
+func waitForPID(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the shell did not write its child's pid")
+	return 0
+}
+
+func TestLiveMember(t *testing.T) {
+	for stat, want := range map[string]bool{
+		"12 (terraform-provider-apm) S 1 77 77 0": true,
+		"12 (odd) name) R 1 77 77 0":              true,
+		"12 (terraform-provider-apm) Z 1 77 77 0": false,
+		"12 (sh) S 1 78 78 0":                     false,
+		"garbage":                                 false,
+	} {
+		if got := liveMember(stat, 77); got != want {
+			t.Errorf("liveMember(%q) = %v, want %v", stat, got, want)
+		}
+	}
+}
+
+func TestFindCLI(t *testing.T) {
+	root := t.TempDir()
+	cli := filepath.Join(root, "bin", "tf")
+	if err := os.Mkdir(filepath.Join(root, "bin"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(root, "bin", "notexec"), "") // 0600: not executable
+	if err := os.WriteFile(cli, []byte("#!/bin/sh\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for override, want := range map[string]string{"bin/tf": cli, cli: cli, "bin/notexec": "", "bin": "", "": ""} {
+		got, err := findCLI(root, override)
+		if got != want || (err != nil) != (want == "") {
+			t.Errorf("findCLI(%q) = %q, %v; want %q", override, got, err, want)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	if got := redact("url?key=s3cr3t&x=s3cr3t", "s3cr3t"); got != "url?key=<redacted>&x=<redacted>" {
+		t.Errorf("redact = %q", got)
+	}
+	if got := redact("abc", ""); got != "abc" {
+		t.Errorf("redact with no key = %q", got)
+	}
+}

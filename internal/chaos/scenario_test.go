@@ -1,0 +1,257 @@
+//go:build chaos
+
+package chaos
+
+import (
+	"fmt"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A scenario is one test's manager, workspace and figures. Its summary line is printed to
+// stdout as well as logged, so that CI logs show every scenario's figures in one place,
+// also when the scenario stopped half-way.
+
+type scenario struct {
+	t       *testing.T
+	name    string
+	sim     *simEnv
+	ws      *workspace
+	started time.Time
+	fig     figures
+}
+
+// figures are the reported measurements; -1 means not measured (the scenario stopped first).
+type figures struct {
+	runs, orphans, duplicates, objects, planExit int
+}
+
+func newScenario(t *testing.T, name string) *scenario {
+	t.Helper()
+	tl := setupTools(t)
+	sc := &scenario{t: t, name: name, started: time.Now(), fig: figures{-1, -1, -1, -1, -1}}
+	sc.sim = startSim(t)
+	sc.ws = newWorkspace(t, tl, sc.sim, fleetConfig())
+	t.Cleanup(sc.summary)
+	return sc
+}
+
+func (sc *scenario) summary() {
+	verdict := "PASS"
+	if sc.t.Failed() {
+		verdict = "FAIL"
+	}
+	f := sc.fig
+	line := fmt.Sprintf("chaos %-16s %s runs=%s orphans=%s duplicates=%s objects=%s plan_exit=%s wall=%.1fs",
+		sc.name, verdict, figure(f.runs), figure(f.orphans), figure(f.duplicates), figure(f.objects), figure(f.planExit),
+		time.Since(sc.started).Seconds())
+	sc.t.Log(line)
+	fmt.Println(line)
+}
+
+func figure(n int) string {
+	if n < 0 {
+		return "?"
+	}
+	return strconv.Itoa(n)
+}
+
+// apply runs one apply and logs how it went; extraEnv is added to the CLI's environment.
+func (sc *scenario) apply(extraEnv ...string) procResult {
+	sc.t.Helper()
+	sc.fig.runs = max(sc.fig.runs, 0) + 1
+	r := sc.ws.run(extraEnv, applyArgs...)
+	sc.logRun(fmt.Sprintf("apply %d", sc.fig.runs), r)
+	return r
+}
+
+// applyUntilSuccess applies until an apply exits 0, at most limit times.
+func (sc *scenario) applyUntilSuccess(limit int) bool {
+	sc.t.Helper()
+	for range limit {
+		if sc.apply().exit == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// logRun logs the end of a run, the manager's object count and the run's errors by kind
+// with the first few in full, which is what tells a provider gap from a fault.
+func (sc *scenario) logRun(what string, r procResult) {
+	sc.t.Helper()
+	objects, err := sc.sim.objects(sc.t.Context())
+	if err != nil {
+		sc.t.Logf("harness: listing the manager: %v", err)
+	}
+	sc.t.Logf("%s: %s in %.1fs; %d objects in apmsim", what, ended(r), r.wall.Seconds(), objects)
+	errs := diagnostics(r.output)
+	if len(errs) > 0 {
+		sc.t.Logf("  %d errors: %s", len(errs), kinds(errs))
+	}
+	for _, e := range errs[:min(len(errs), 3)] {
+		sc.t.Logf("  %s", firstLines(e, 6))
+	}
+	if r.exit != 0 && len(errs) == 0 {
+		sc.t.Logf("  output ends:\n%s", tail(r.output, 15))
+	}
+}
+
+// ended says how a run ended.
+func ended(r procResult) string {
+	s := "exit " + strconv.Itoa(r.exit)
+	if r.signal != 0 {
+		s = fmt.Sprintf("ended by signal %d (%s)", int(r.signal), r.signal)
+	}
+	if r.leftovers {
+		s += " (leftover provider processes killed)"
+	}
+	return s
+}
+
+// measure turns the faults off, takes the census and runs the final plan, recording the
+// figures. Faults off first: the measurement is of what the applies left, not of the faults.
+func (sc *scenario) measure() census {
+	sc.t.Helper()
+	sc.sim.faultsOff(sc.t)
+	c := sc.census()
+	plan := sc.ws.run(nil, planArgs...)
+	sc.fig.planExit = plan.exit
+	sc.t.Logf("plan -detailed-exitcode: %s in %.1fs", ended(plan), plan.wall.Seconds())
+	if lines := planLines(plan.output); plan.exit != 0 && len(lines) > 0 {
+		sc.t.Logf("  plan: %s", head(lines, 12))
+	}
+	if errs := diagnostics(plan.output); len(errs) > 0 {
+		sc.t.Logf("  plan errors: %s; first: %s", kinds(errs), firstLines(errs[0], 6))
+	}
+	return c
+}
+
+// census compares manager and state now and records the figures.
+func (sc *scenario) census() census {
+	sc.t.Helper()
+	m, err := sc.sim.view(sc.t.Context())
+	if err != nil {
+		sc.t.Fatalf("harness: listing the manager: %v", err)
+	}
+	s, err := readState(sc.ws.statePath())
+	if err != nil {
+		sc.t.Fatalf("harness: %v", err)
+	}
+	c := takeCensus(m, s)
+	sc.fig.objects, sc.fig.orphans, sc.fig.duplicates = c.objects, len(c.orphans), len(c.duplicates)
+	sc.t.Logf("census: %d objects in apmsim, %d in state; %d orphans, %d missing, %d duplicates",
+		c.objects, c.inState, len(c.orphans), len(c.missing), len(c.duplicates))
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"orphans", c.orphans}, {"missing", c.missing}, {"duplicates", c.duplicates}} {
+		if len(l.list) > 0 {
+			sc.t.Logf("  %s: %s", l.name, head(l.list, 8))
+		}
+	}
+	return c
+}
+
+// expectConverged asserts the end state of a scenario that must heal: every object once,
+// all of them in the state, and nothing left to do.
+func (sc *scenario) expectConverged(c census) {
+	sc.t.Helper()
+	if len(c.orphans) > 0 {
+		sc.t.Errorf("%d orphans (in apmsim, not in the state): %s", len(c.orphans), head(c.orphans, 8))
+	}
+	if len(c.duplicates) > 0 {
+		sc.t.Errorf("%d duplicates: %s", len(c.duplicates), head(c.duplicates, 8))
+	}
+	if c.objects != fleetObjects {
+		sc.t.Errorf("apmsim holds %d objects, want the %d of the configuration", c.objects, fleetObjects)
+	}
+	if sc.fig.planExit != 0 {
+		sc.t.Errorf("plan -detailed-exitcode exited %d, want 0 (no changes)", sc.fig.planExit)
+	}
+}
+
+// interruption is how an interrupted apply went.
+type interruption struct {
+	atSignal, afterExit int // objects in apmsim when the signal was sent, and once all settled
+	run                 procResult
+}
+
+// interruptedApply starts an apply with slow creates, and once apmsim holds at least
+// threshold objects stops it with stop.
+func (sc *scenario) interruptedApply(threshold int, stop func(*proc) error) interruption {
+	sc.t.Helper()
+	sc.sim.setFaults(sc.t, slowWrites)
+	sc.fig.runs = max(sc.fig.runs, 0) + 1
+	p := sc.ws.start(nil, applyArgs...)
+	var in interruption
+	in.atSignal = sc.waitForObjects(p, threshold)
+	if err := stop(p); err != nil {
+		sc.t.Fatalf("harness: signalling the CLI: %v", err)
+	}
+	in.run = sc.ws.finish(p)
+	sc.logRun(fmt.Sprintf("apply %d (signalled at %d objects)", sc.fig.runs, in.atSignal), in.run)
+	sc.sim.faultsOff(sc.t)
+	in.afterExit = sc.settle()
+	return in
+}
+
+// settle waits until apmsim's object count has stood still for longer than the slowest
+// create takes, and returns it. The creates a dead client had in flight may still complete
+// in the manager (Go's HTTP/1 server notices a closed connection only once the handler has
+// read the request body, and the latency fault waits before that), and the next step must
+// see the world they leave, not a world still changing.
+func (sc *scenario) settle() int {
+	sc.t.Helper()
+	const quiet, limit = 600 * time.Millisecond, 10 * time.Second
+	last, since, deadline := -1, time.Now(), time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		n, err := sc.sim.objects(sc.t.Context())
+		if err != nil {
+			sc.t.Fatalf("harness: listing the manager: %v", err)
+		}
+		if n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) >= quiet {
+			return n
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	sc.t.Fatalf("harness: apmsim's object count still changed %s after the CLI ended", limit)
+	return last
+}
+
+// waitForObjects polls apmsim until it holds at least n objects, and fails the test when
+// the apply ends first: then nothing was interrupted and the scenario would prove nothing.
+func (sc *scenario) waitForObjects(p *proc, n int) int {
+	sc.t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.done:
+			r := sc.ws.finish(p)
+			sc.logRun("apply (before any signal)", r)
+			sc.t.Fatalf("harness: the apply ended (%s) before apmsim held %d objects; nothing was interrupted", ended(r), n)
+		case <-tick.C:
+			got, err := sc.sim.objects(sc.t.Context())
+			if err != nil {
+				sc.t.Fatalf("harness: listing the manager: %v", err)
+			}
+			if got >= n {
+				return got
+			}
+		}
+	}
+}
+
+// Ways to stop an apply.
+var (
+	// interrupt is Ctrl-C: SIGINT to the CLI and the provider alike.
+	interrupt = func(p *proc) error { return p.signalGroup(syscall.SIGINT) }
+	// killCLI is a crash of the CLI alone; the provider it leaves behind is killed once the
+	// CLI is gone (procResult.leftovers), before the next step.
+	killCLI = func(p *proc) error { return p.signalLeader(syscall.SIGKILL) }
+)

@@ -1,0 +1,160 @@
+//go:build chaos
+
+package chaos
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+)
+
+// Each scenario has a fresh apmsim over HTTPS in the test process: the CLI and the provider
+// reach it like a remote manager, and the test inspects it out of band with an admin client.
+
+// faultRules make about a fifth of all requests, reads and writes, fail with a 5xx (500,
+// 502, 503, 504) and one in twenty lose the connection, half of each after the handler ran
+// (after=true): a write then took effect while the provider saw a failure, which is the
+// case a create must reconcile. Reads are retried on all of these, as the interface
+// advises for 5xx.
+//
+// The first create of each kind always loses its answer after the change (times=1), so
+// that every run meets the case that matters most, whatever the draws.
+var faultRules = []string{
+	"POST /rest/systems reset=true after=true times=1",
+	"POST /rest/nodes status=502 after=true times=1",
+	"* /rest/* status=500 rate=0.05",
+	"* /rest/* status=502 rate=0.05 after=true",
+	"* /rest/* status=503 rate=0.05",
+	"* /rest/* status=504 rate=0.05 after=true",
+	"* /rest/* reset=true rate=0.025",
+	"* /rest/* reset=true rate=0.025 after=true",
+}
+
+// slowWrites delay every create by 200, 300 or 400 ms (the latencies of triggered rules add
+// up), so that an apply of 100 objects runs for seconds and a signal lands mid-apply with
+// about ten writes in flight.
+var slowWrites = []string{
+	"POST /rest/* latency=200ms",
+	"POST /rest/* latency=100ms rate=0.5",
+	"POST /rest/* latency=100ms rate=0.5",
+}
+
+type simEnv struct {
+	srv   *apmsimtest.Server
+	caPEM string
+	admin *apm.Client
+}
+
+func startSim(t *testing.T) *simEnv {
+	t.Helper()
+	srv, caPEM := apmsimtest.StartTLS(t)
+	// A few quick retries: the admin client reads while faults may still be on.
+	admin, err := apm.New(apm.Config{
+		Endpoint: srv.URL, APIKey: srv.AdminKey, CACertPEM: caPEM,
+		MaxRetries: 3, RetryWaitMin: 20 * time.Millisecond, RetryWaitMax: 200 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatalf("admin client: %v", err)
+	}
+	return &simEnv{srv: srv, caPEM: caPEM, admin: admin}
+}
+
+// parseRules reads rules in apmsim's text form.
+func parseRules(texts []string) ([]apmsim.FaultRule, error) {
+	rules := make([]apmsim.FaultRule, 0, len(texts))
+	for _, text := range texts {
+		r, err := apmsim.ParseFaultRule(text)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// seeded gives each rule its own seed derived from seed (CHAOS_SEED), so that a run meets
+// other faults than the default seeds give; "" leaves the rules as they are. Requests
+// race, so even the default seeds do not repeat a run exactly; CHAOS_SEED is for trying
+// many runs, e.g. in a loop, and for naming the one that failed.
+func seeded(texts []string, seed string) []string {
+	if seed == "" {
+		return texts
+	}
+	out := make([]string, len(texts))
+	for i, text := range texts {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%d", seed, i)
+		out[i] = fmt.Sprintf("%s seed=%d", text, h.Sum64()|1) // |1: seed 0 means "derive one"
+	}
+	return out
+}
+
+func (s *simEnv) setFaults(t *testing.T, texts []string) {
+	t.Helper()
+	rules, err := parseRules(seeded(texts, os.Getenv("CHAOS_SEED")))
+	if err == nil {
+		err = s.srv.Sim.SetFaults(rules...)
+	}
+	if err != nil {
+		t.Fatalf("harness: setting the faults: %v", err)
+	}
+}
+
+func (s *simEnv) faultsOff(t *testing.T) {
+	t.Helper()
+	if err := s.srv.Sim.SetFaults(); err != nil {
+		t.Fatalf("harness: clearing the faults: %v", err)
+	}
+}
+
+// view lists what the manager holds.
+func (s *simEnv) view(ctx context.Context) (managerView, error) {
+	systems, err := s.admin.ListSystems(ctx)
+	if err != nil {
+		return managerView{}, err
+	}
+	nodes, err := s.admin.ListNodes(ctx)
+	if err != nil {
+		return managerView{}, err
+	}
+	return managerView{systems: systems, nodes: nodes}, nil
+}
+
+// objects counts the systems and nodes in the manager.
+func (s *simEnv) objects(ctx context.Context) (int, error) {
+	v, err := s.view(ctx)
+	return len(v.systems) + len(v.nodes), err
+}
+
+// faultCount is how often a rule matched a request and fired.
+type faultCount struct {
+	Rule           string
+	Matched, Fired int64
+}
+
+// faultCounts reads the rules' counters from apmsim's admin path, served in process: the
+// request never leaves the test, and neither does the key in its query.
+func (s *simEnv) faultCounts() ([]faultCount, error) {
+	req := httptest.NewRequest(http.MethodGet, "/_apmsim/faults?key="+url.QueryEscape(s.srv.AdminKey), nil)
+	rec := httptest.NewRecorder()
+	s.srv.Sim.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		return nil, fmt.Errorf("GET /_apmsim/faults: status %d", rec.Code)
+	}
+	var body struct{ Faults []faultCount }
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		return nil, fmt.Errorf("GET /_apmsim/faults: %w", err)
+	}
+	return body.Faults, nil
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the chaos tests (internal/chaos, build tag chaos) on a real CLI: applies of 100 objects
+# against an in-process apmsim over HTTPS with 5xx and lost answers, Ctrl-C and SIGKILL mid-apply.
+# Each scenario prints one line: "chaos <scenario> PASS|FAIL runs=.. orphans=.. duplicates=..
+# objects=.. plan_exit=.. wall=..".
+#
+# Environment:
+#   CHAOS_TF    the CLI to run (default .clis/tofu, OpenTofu 1.12.6, built here when missing)
+#   CHAOS_RUN   -run pattern (default: every test of the package)
+#   CHAOS_SEED  seeds the fault rules differently (default: the rules' own seeds)
+#   CHAOS_LOGS  a directory to keep each scenario's CLI logs and state in
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+# A relative CHAOS_TF names a path from where the caller stands.
+if [ -n "${CHAOS_TF:-}" ] && [[ "$CHAOS_TF" != /* ]]; then
+  CHAOS_TF="$PWD/$CHAOS_TF"
+  export CHAOS_TF
+fi
+cd "$repo"
+
+if [ -z "${CHAOS_TF:-}" ]; then
+  scripts/install-clis.sh tofu # a no-op when the cached binary is there
+fi
+
+# The tests give the CLI an environment of its own; these settings would reach go test itself
+# (OpenTofu warns on stdout about a TF_CLI_CONFIG_FILE that names a missing file).
+exec env -u TF_ACC -u TF_CLI_CONFIG_FILE -u TF_LOG CHECKPOINT_DISABLE=1 \
+  go test -tags chaos -count=1 -v -timeout 6m -run "${CHAOS_RUN:-.}" ./internal/chaos/
