@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -45,8 +46,27 @@ func (r *engineResource[T]) create(ctx context.Context, m *manager, typ tftypes.
 			return state, diags
 		}
 		// The manager does not have the object, so sending the create again cannot make
-		// a second one; it gets the same budget as any retried request.
+		// a second one; it gets the same budget as any retried request, and a pause
+		// first, as a failing manager needs time.
 		lost = err
+		if sleepErr := pause(ctx, resendPause<<resend); sleepErr != nil {
+			return state, diags
+		}
+	}
+}
+
+// resendPause is the pause before the first re-send of a create; it doubles per re-send.
+const resendPause = 500 * time.Millisecond
+
+// pause waits for d, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
