@@ -66,6 +66,28 @@ type badCase struct {
 	arrange [][]string       // out-of-band set-up, one command with its arguments each
 	hcl     string
 	gap     bool // bad input that nothing rejects yet (a "# Gap" comment)
+	// onCLI overrides expect and wants on the CLI versions it names (CLIs differ in what
+	// they check themselves), in order; the first that matches wins.
+	onCLI []cliExpectation
+}
+
+// cliExpectation is an "# on-cli: <version regexp> => <phase>: <error text>" line.
+type cliExpectation struct {
+	version *regexp.Regexp // matched against the first line of `<cli> version`
+	expect  phase
+	want    *regexp.Regexp
+}
+
+var onCLILine = regexp.MustCompile(`^(.+?)\s+=>\s+([a-z]+):\s*(.+)$`)
+
+// expectation is the phase and errors the case expects on the CLI of version.
+func (c badCase) expectation(version string) (phase, []*regexp.Regexp) {
+	for _, o := range c.onCLI {
+		if o.version.MatchString(version) {
+			return o.expect, []*regexp.Regexp{o.want}
+		}
+	}
+	return c.expect, c.wants
 }
 
 // control reports whether the case is a positive control: valid input, at the edge of
@@ -189,13 +211,23 @@ func (c *badCase) directive(key, value string) error {
 			return fmt.Errorf("error-re: %w", err)
 		}
 		c.wants = append(c.wants, re)
+	case "on-cli":
+		m := onCLILine.FindStringSubmatch(value)
+		if m == nil {
+			return errors.New("on-cli wants <version regexp> => <phase>: <error text>")
+		}
+		re, err := regexp.Compile(m[1])
+		if err != nil || !slices.Contains(allPhases[:3], phase(m[2])) {
+			return fmt.Errorf("on-cli: a version regexp and a rejecting phase, got %q", value)
+		}
+		c.onCLI = append(c.onCLI, cliExpectation{version: re, expect: phase(m[2]), want: errorMatching(m[3])})
 	case "arrange":
 		if value == "" {
 			return errors.New("an empty arrange line")
 		}
 		c.arrange = append(c.arrange, strings.Fields(value))
 	default:
-		return fmt.Errorf("unknown directive %q (expect, error, error-re or arrange)", key)
+		return fmt.Errorf("unknown directive %q (expect, error, error-re, on-cli or arrange)", key)
 	}
 	return nil
 }
@@ -270,6 +302,8 @@ func TestParseBadInput_rejectsBrokenCases(t *testing.T) {
 		"misspelt placeholder": {"-- x --\n# expect: accepted\n# {{ endpoint }}\n" + hcl, "unknown placeholder"},
 		"misspelt directive":   {"-- x --\n# expect: plan\n# error: e\n# erorr: f\n" + hcl, "unknown directive"},
 		"empty arrangement":    {"-- x --\n# arrange:\n# expect: accepted\n" + hcl, "empty arrange"},
+		"on-cli without arrow": {"-- x --\n# expect: accepted\n# on-cli: v1 validate: e\n" + hcl, "on-cli wants"},
+		"on-cli accepting":     {"-- x --\n# expect: plan\n# error: e\n# on-cli: v1 => accepted: e\n" + hcl, "rejecting phase"},
 		"name with spaces":     {"-- two words --\n# expect: accepted\n" + hcl, "one word"},
 		"no name":              {"--  --\n# expect: accepted\n" + hcl, "one word"},
 	} {
@@ -311,6 +345,7 @@ func TestAccBadInputCorpus(t *testing.T) {
 	}
 	testAccPreCheck(t)
 	cli := badInputCLI(t)
+	version := cliVersion(t, cli)
 	cases, err := loadBadInput()
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +364,7 @@ func TestAccBadInputCorpus(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				got := runBadCase(t, cli, c)
+				got := runBadCase(t, cli, version, c)
 				mu.Lock()
 				outcomes = append(outcomes, badOutcome{phase: got, control: c.control()})
 				mu.Unlock()
@@ -343,6 +378,17 @@ func TestAccBadInputCorpus(t *testing.T) {
 	// Also on stdout, so that CI logs show the split without -v.
 	fmt.Println(summary)
 	fmt.Println(took)
+}
+
+// cliVersion is the first line of `<cli> version`, such as "Terraform v1.11.4".
+func cliVersion(t *testing.T, cli string) string {
+	t.Helper()
+	out, err := exec.Command(cli, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", cli, err)
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(first)
 }
 
 // badInputCLI is the CLI to run, as an absolute path (each command runs in its own
@@ -398,7 +444,7 @@ func badSummary(outcomes []badOutcome) string {
 }
 
 // runBadCase runs one case and reports the phase at which it was rejected.
-func runBadCase(t *testing.T, cli string, c badCase) phase {
+func runBadCase(t *testing.T, cli, version string, c badCase) phase {
 	env, caPEM := badEnv(t, c)
 	vars := badCaseVars(t, env, c, caPEM)
 	hcl, err := renderBadCase(c, vars)
@@ -415,11 +461,12 @@ func runBadCase(t *testing.T, cli string, c badCase) phase {
 	all = redact(all, env.sim.AdminKey, env.sim.ViewerKey)
 	writes := env.writes() - before
 
-	if got != c.expect {
-		t.Errorf("%s: %s, want %s; output:\n%s", c.pos, describePhase(got), c.expect, all)
+	expect, wants := c.expectation(version)
+	if got != expect {
+		t.Errorf("%s: %s, want %s on %s; output:\n%s", c.pos, describePhase(got), expect, version, all)
 		return got
 	}
-	for _, re := range c.wants {
+	for _, re := range wants {
 		if !re.MatchString(failed) {
 			t.Errorf("%s: %s as expected, but the error does not match %q; output:\n%s", c.pos, describePhase(got), re, all)
 		}
