@@ -310,8 +310,9 @@ func (rm *restartingManager) start() {
 	if err != nil {
 		rm.t.Fatalf("restarting the manager on %s: %v", rm.addr, err)
 	}
-	rm.srv = &http.Server{Handler: sim.Handler(), TLSConfig: cfg, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = rm.srv.ServeTLS(l, "", "") }()
+	srv := &http.Server{Handler: sim.Handler(), TLSConfig: cfg, ReadHeaderTimeout: 10 * time.Second}
+	rm.srv = srv
+	go func() { _ = srv.ServeTLS(l, "", "") }()
 }
 
 func (rm *restartingManager) stop() {
