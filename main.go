@@ -2,11 +2,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/provider"
 )
@@ -22,12 +21,12 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         registryAddress,
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
-	if err != nil {
+	provider.QuietUnlessLogsRequested()
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	if err := tf6server.Serve(registryAddress, provider.NewProtocol6Server(version), opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -53,6 +53,9 @@ type Config struct {
 	UserAgent          string        // empty means DefaultUserAgent
 	RetryWaitMin       time.Duration // 0 means DefaultRetryWaitMin
 	RetryWaitMax       time.Duration // 0 means DefaultRetryWaitMax
+	// Silent says that no logger listens (the provider switched its logger off): the
+	// client then builds no log lines and no masked logging context per request.
+	Silent bool
 }
 
 func (c Config) String() string {
@@ -97,6 +100,7 @@ type Client struct {
 	maxRetries int
 	waitMin    time.Duration
 	waitMax    time.Duration
+	silent     bool
 }
 
 type auth struct {
@@ -137,6 +141,7 @@ func newClient(cfg Config, r redactor) (*Client, error) {
 		maxRetries: cfg.MaxRetries,
 		waitMin:    durationOr(cfg.RetryWaitMin, DefaultRetryWaitMin),
 		waitMax:    durationOr(cfg.RetryWaitMax, DefaultRetryWaitMax),
+		silent:     cfg.Silent,
 	}
 	if c.waitMin > c.waitMax {
 		return nil, fmt.Errorf("retry wait minimum (%s) is larger than the maximum (%s)", c.waitMin, c.waitMax)

@@ -128,7 +128,10 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		cl.payload = payload
 	}
-	return c.run(c.logContext(ctx), cl)
+	if !c.silent {
+		ctx = c.logContext(ctx)
+	}
+	return c.run(ctx, cl)
 }
 
 // run makes the attempts of cl (see the retry policy in retry.go). Whether any attempt may
@@ -152,15 +155,11 @@ func (c *Client) run(ctx context.Context, cl *call) error {
 			return settle(last.err, attempt, mayHaveRun)
 		}
 		wait := c.backoff(attempt, last.retryAfter, last.hasRetryAfter)
-		fields := map[string]any{
-			"apm_method": cl.method, "apm_path": cl.path, "apm_attempt": attempt,
-			"apm_wait_ms": wait.Milliseconds(), "apm_error": c.auth().redact.String(last.err.Error()),
-		}
 		if waitEndsAfterDeadline(ctx, wait) {
-			tflog.Debug(ctx, "APM API request failed, not retrying: the wait would end after the deadline", fields)
+			c.logRetry(ctx, "APM API request failed, not retrying: the wait would end after the deadline", cl, attempt, wait, last.err)
 			return settle(last.err, attempt, mayHaveRun)
 		}
-		tflog.Debug(ctx, "APM API request failed, retrying", fields)
+		c.logRetry(ctx, "APM API request failed, retrying", cl, attempt, wait, last.err)
 		if err := sleepCtx(ctx, wait); err != nil {
 			return c.stopped(cl, attempt, err, last.err, mayHaveRun)
 		}
@@ -213,8 +212,12 @@ func (c *Client) attempt(ctx context.Context, cl *call, n int) outcome {
 	if err != nil {
 		return outcome{err: &TransportError{Method: cl.method, Path: cl.path, what: "building request failed", Err: c.auth().redact.sanitize(err)}}
 	}
-	fields := map[string]any{"apm_method": cl.method, "apm_path": cl.path, "apm_attempt": n}
-	tflog.Debug(ctx, "APM API request", fields)
+	// fields stays nil when no logger listens, and then no log line is built.
+	var fields map[string]any
+	if !c.silent {
+		fields = map[string]any{"apm_method": cl.method, "apm_path": cl.path, "apm_attempt": n}
+		tflog.Debug(ctx, "APM API request", fields)
+	}
 	start := time.Now()
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
@@ -222,16 +225,20 @@ func (c *Client) attempt(ctx context.Context, cl *call, n int) outcome {
 	}
 	defer resp.Body.Close()
 	data, err := readBody(resp.Body)
-	fields["apm_status"] = resp.StatusCode
-	fields["apm_duration_ms"] = time.Since(start).Milliseconds()
+	if fields != nil {
+		fields["apm_status"] = resp.StatusCode
+		fields["apm_duration_ms"] = time.Since(start).Milliseconds()
+	}
 	if err != nil {
 		return c.transportFailure(ctx, cl, err, false, true, fields, start)
 	}
-	tflog.Debug(ctx, "APM API response", fields)
-	tflog.Trace(ctx, "APM API response body", map[string]any{
-		"apm_method": cl.method, "apm_path": cl.path, "apm_body_bytes": len(data),
-		"apm_content_type": resp.Header.Get("Content-Type"),
-	})
+	if fields != nil {
+		tflog.Debug(ctx, "APM API response", fields)
+		tflog.Trace(ctx, "APM API response body", map[string]any{
+			"apm_method": cl.method, "apm_path": cl.path, "apm_body_bytes": len(data),
+			"apm_content_type": resp.Header.Get("Content-Type"),
+		})
+	}
 	return c.interpret(cl, resp, data)
 }
 
@@ -307,10 +314,23 @@ func (c *Client) transportFailure(ctx context.Context, cl *call, err error, send
 		te.what = "request failed"
 		o.retry = idempotent(cl.method)
 	}
-	fields["apm_duration_ms"] = time.Since(start).Milliseconds()
-	fields["apm_error"] = te.Error()
-	tflog.Debug(ctx, "APM API request failed", fields)
+	if fields != nil {
+		fields["apm_duration_ms"] = time.Since(start).Milliseconds()
+		fields["apm_error"] = te.Error()
+		tflog.Debug(ctx, "APM API request failed", fields)
+	}
 	return o
+}
+
+// logRetry logs the decision after a failed attempt.
+func (c *Client) logRetry(ctx context.Context, msg string, cl *call, attempt int, wait time.Duration, err error) {
+	if c.silent {
+		return
+	}
+	tflog.Debug(ctx, msg, map[string]any{
+		"apm_method": cl.method, "apm_path": cl.path, "apm_attempt": attempt,
+		"apm_wait_ms": wait.Milliseconds(), "apm_error": c.auth().redact.String(err.Error()),
+	})
 }
 
 // newRequest builds the request of one attempt. The keyed URL exists only inside the

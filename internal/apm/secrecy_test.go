@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
@@ -122,5 +123,30 @@ func TestLogContextMasksKey(t *testing.T) {
 	assertNoKey(t, "masked log", logs)
 	if strings.Contains(logs, "key=other") {
 		t.Errorf("key parameter not masked: %s", logs)
+	}
+}
+
+// A silent client builds no log lines; the same calls log when it is not silent.
+func TestSilentClientLogsNothing(t *testing.T) {
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			reply(w, 503, `{"error":"busy","code":"SERVICE_UNAVAILABLE"}`)
+			return
+		}
+		reply(w, 200, `{"systems":[]}`)
+	})
+	for _, silent := range []bool{true, false} {
+		var buf bytes.Buffer
+		ctx := tflogtest.RootLogger(context.Background(), &buf)
+		c := newTestClient(t, srv.URL, withMaxRetries(1), func(cfg *Config) {
+			cfg.Silent = silent
+			cfg.RetryWaitMin, cfg.RetryWaitMax = time.Millisecond, time.Millisecond
+		})
+		if _, err := c.ListSystems(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if logged := buf.Len() > 0; logged == silent {
+			t.Errorf("silent=%v: logged %d bytes", silent, buf.Len())
+		}
 	}
 }

@@ -24,7 +24,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -687,7 +686,7 @@ func serveProvider(t *testing.T) (string, func()) {
 	closeCh := make(chan struct{})
 	served := make(chan error, 1)
 	go func() {
-		served <- tf6server.Serve(providerAddress("registry.terraform.io"), providerserver.NewProtocol6(New("test")()),
+		served <- tf6server.Serve(providerAddress("registry.terraform.io"), NewProtocol6Server("test"),
 			tf6server.WithDebug(ctx, reattachCh, closeCh),
 			tf6server.WithoutLogStderrOverride(),
 			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),

@@ -204,6 +204,7 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 		RequestTimeout:     apm.DefaultRequestTimeout,
 		MaxRetries:         apm.DefaultMaxRetries,
 		UserAgent:          "terraform-provider-apm/" + p.version,
+		Silent:             providerLogsOff(),
 	}
 	if out.Endpoint == "" {
 		diags.AddAttributeError(path.Root("endpoint"), "Missing APM endpoint",

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -20,7 +19,7 @@ import (
 
 // testAccProtoV6ProviderFactories runs the provider in the test process; the CLI reattaches to it.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"apm": providerserver.NewProtocol6WithError(New("test")()),
+	"apm": func() (tfprotov6.ProviderServer, error) { return NewProtocol6Server("test")(), nil }, //nolint:unparam // the harness's factory type
 }
 
 func TestMain(m *testing.M) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +231,36 @@ func TestFinishingIgnoresCancellationButKeepsItsBound(t *testing.T) {
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		t.Error("a finishing context must have its own bound")
+	}
+}
+
+func TestQuietUnlessLogsRequested(t *testing.T) {
+	unset := func() {
+		for _, name := range append(slices.Clone(logRequests), loggerLevels...) {
+			t.Setenv(name, "") // restored after the test
+			if err := os.Unsetenv(name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	unset()
+	QuietUnlessLogsRequested()
+	for _, name := range loggerLevels {
+		if got := os.Getenv(name); got != "OFF" {
+			t.Errorf("without TF_LOG, %s = %q, want OFF", name, got)
+		}
+	}
+	if !providerLogsOff() {
+		t.Error("the provider's logger must count as off")
+	}
+	for _, asked := range logRequests {
+		unset()
+		t.Setenv(asked, "DEBUG")
+		QuietUnlessLogsRequested()
+		for _, name := range loggerLevels {
+			if name != asked && os.Getenv(name) != "" {
+				t.Errorf("with %s set, %s = %q; the SDK's defaults must stay", asked, name, os.Getenv(name))
+			}
+		}
 	}
 }
