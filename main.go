@@ -22,6 +22,7 @@ func main() {
 	flag.Parse()
 
 	provider.QuietUnlessLogsRequested()
+	provider.TuneGC()
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())

@@ -116,9 +116,9 @@ func configureForBench(ctx context.Context, b *testing.B, srv tfprotov6.Provider
 	if err != nil {
 		b.Fatal(err)
 	}
-	typ := schema.Provider.ValueType()
+	typ := schema.Provider.ValueType().(tftypes.Object) //nolint:forcetypeassert // a schema is an object
 	vals := map[string]tftypes.Value{}
-	for name, t := range typ.(tftypes.Object).AttributeTypes {
+	for name, t := range typ.AttributeTypes {
 		vals[name] = tftypes.NewValue(t, nil)
 	}
 	vals["endpoint"] = tftypes.NewValue(tftypes.String, endpoint)

@@ -162,7 +162,7 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 		resp.Diagnostics.Append(r.duplicateError(plan))
 		return
 	}
-	typ := objectTypeOf(ctx, resp.State.Schema)
+	typ := typeOf(req.Plan.Raw)
 	state, diags := r.create(ctx, m, typ, plan)
 	resp.Diagnostics.Append(diags...)
 	if state.IsNull() {
@@ -187,7 +187,7 @@ func (r *engineResource[T]) Read(ctx context.Context, req resource.ReadRequest, 
 		resp.Diagnostics.Append(callError("read "+r.t.describe(state), err))
 		return
 	}
-	resp.State.Raw = flatten(objectTypeOf(ctx, resp.State.Schema), r.t.fields, obj, state)
+	resp.State.Raw = flatten(typeOf(req.State.Raw), r.t.fields, obj, state)
 }
 
 func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -215,7 +215,7 @@ func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.Append(callError("update "+r.t.describe(state), err))
 		return
 	}
-	typ := objectTypeOf(ctx, resp.State.Schema)
+	typ := typeOf(req.Plan.Raw)
 	obj, err := r.t.read(ctx, m, plan)
 	if err != nil {
 		// The update was carried out: keep it, and let the next refresh fill in the rest.
@@ -398,6 +398,12 @@ func (r *engineResource[T]) begin(raw tftypes.Value, diags *diag.Diagnostics) (*
 		diags.AddError("Invalid request data", err.Error())
 	}
 	return m, a, !diags.HasError()
+}
+
+// typeOf is the object type of a plan or state value, which is the schema's: cheaper
+// than building it from the schema on every call of a refresh.
+func typeOf(v tftypes.Value) tftypes.Object {
+	return v.Type().(tftypes.Object) //nolint:forcetypeassert // a resource's value is always an object
 }
 
 // objectTypeOf is the Terraform type of a schema's object.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -262,5 +264,33 @@ func TestQuietUnlessLogsRequested(t *testing.T) {
 				t.Errorf("with %s set, %s = %q; the SDK's defaults must stay", asked, name, os.Getenv(name))
 			}
 		}
+	}
+}
+
+func TestTuneGCLeavesAUserSetting(t *testing.T) {
+	restorePercent, restoreLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	defer func() { debug.SetGCPercent(restorePercent); debug.SetMemoryLimit(restoreLimit) }()
+
+	for _, name := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Setenv(name, "")
+		if err := os.Unsetenv(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	TuneGC()
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("without GOGC the target is %d, want %d", got, gcPercent)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != memoryLimit {
+		t.Errorf("without GOMEMLIMIT the limit is %d, want %d", got, memoryLimit)
+	}
+	t.Setenv("GOGC", "150")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	TuneGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set the provider changed the target to %d", got)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set the provider changed the limit to %d", got)
 	}
 }
