@@ -113,13 +113,18 @@ func (w *world) sortedNodes() []*node {
 	for _, n := range w.nodes {
 		out = append(out, n)
 	}
-	slices.SortFunc(out, func(a, b *node) int {
+	w.sortNodes(out)
+	return out
+}
+
+// sortNodes orders nodes by system name, then node name.
+func (w *world) sortNodes(nodes []*node) {
+	slices.SortFunc(nodes, func(a, b *node) int {
 		return cmp.Or(
 			cmp.Compare(w.systems[a.SystemID].Name, w.systems[b.SystemID].Name),
 			cmp.Compare(a.Name, b.Name),
 		)
 	})
-	return out
 }
 
 // extTypes holds a constructor for each area state registered with
