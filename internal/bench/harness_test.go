@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // Tests of the harness itself, without a CLI: the figures are only as good as the
@@ -72,8 +74,8 @@ func TestTakeReports(t *testing.T) {
 	dir := t.TempDir()
 	report := "\tCommand being timed: \"terraform-provider-apm\"\n\tUser time (seconds): 0.50\n\tSystem time (seconds): 0.25\n" +
 		"\tMaximum resident set size (kbytes): 35552\n\tExit status: 0\n"
-	mustWrite(t, filepath.Join(dir, "1.txt"), report)
-	mustWrite(t, filepath.Join(dir, "2.txt"), strings.ReplaceAll(report, "35552", "21876"))
+	clitest.MustWrite(t, filepath.Join(dir, "1.txt"), report)
+	clitest.MustWrite(t, filepath.Join(dir, "2.txt"), strings.ReplaceAll(report, "35552", "21876"))
 	got, err := takeReports(dir)
 	slices.SortFunc(got, func(a, b startReport) int { return int(a.rssKB - b.rssKB) })
 	want := []startReport{{rssKB: 21876, cpu: 750 * time.Millisecond}, {rssKB: 35552, cpu: 750 * time.Millisecond}}
@@ -83,7 +85,7 @@ func TestTakeReports(t *testing.T) {
 	if again, err := takeReports(dir); err != nil || len(again) != 0 {
 		t.Fatalf("a second take = %v, %v; want none: the reports are removed", again, err)
 	}
-	mustWrite(t, filepath.Join(dir, "3.txt"), "Command terminated by signal 9\n")
+	clitest.MustWrite(t, filepath.Join(dir, "3.txt"), "Command terminated by signal 9\n")
 	if _, err := takeReports(dir); err == nil {
 		t.Fatal("a report without a peak RSS must be an error")
 	}
@@ -118,14 +120,6 @@ func TestParseSizes(t *testing.T) {
 		if got, err := parseSizes(bad); err == nil {
 			t.Errorf("parseSizes(%q) = %v; want an error", bad, got)
 		}
-	}
-}
-
-func TestChildEnv(t *testing.T) {
-	base := []string{"PATH=/bin", "TF_LOG=trace", "TF_CLI_CONFIG_FILE=/missing", "APM_API_KEY=developer", "CHECKPOINT_DISABLE=0", "TFX=kept"}
-	got := childEnv(base, "CHECKPOINT_DISABLE=1")
-	if want := []string{"PATH=/bin", "TFX=kept", "CHECKPOINT_DISABLE=1"}; !slices.Equal(got, want) {
-		t.Fatalf("childEnv = %q, want %q", got, want)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // operation is one measured CLI command, and what its output must say: a run that did
@@ -58,7 +60,7 @@ func TestScale(t *testing.T) {
 	if t.Failed() || os.Getenv("BENCH_WRITE_DOC") != "1" {
 		return
 	}
-	root, err := repoRoot()
+	root, err := clitest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

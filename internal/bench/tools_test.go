@@ -3,7 +3,6 @@
 package bench
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // The tools of a run: the real CLI, and the provider built from this tree. The CLI finds the
@@ -30,7 +31,7 @@ type tools struct {
 
 func setupTools(t *testing.T) tools {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := clitest.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,26 +80,13 @@ func buildProvider(root, dir string, tl tools) error {
 func cliVersion(cli, dir string) (string, error) {
 	cmd := exec.Command(cli, "version")
 	cmd.Dir = dir
-	cmd.Env = childEnv(os.Environ(), "CHECKPOINT_DISABLE=1")
+	cmd.Env = clitest.ChildEnv(os.Environ(), "CHECKPOINT_DISABLE=1")
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("%s version: %w", cli, err)
 	}
 	line, _, _ := strings.Cut(string(out), "\n")
 	return strings.TrimSpace(line), nil
-}
-
-// repoRoot is the directory of the module's go.mod, wherever the test runs from.
-func repoRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("go env GOMOD: not inside the module")
-	}
-	return filepath.Dir(gomod), nil
 }
 
 // findCLI is the CLI to run: override (BENCH_TF) when set; else the terraform on PATH, the

@@ -9,12 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // A workspace is a directory with a configuration, its state, a CLI configuration and one
@@ -43,47 +44,16 @@ func newWorkspace(t *testing.T, tl tools, f fleet, fl flavour, sim *apmsimtest.S
 	t.Helper()
 	dir := t.TempDir()
 	cliConfig := filepath.Join(dir, "cli.tfrc")
-	mustWrite(t, filepath.Join(dir, "main.tf"), f.config(fl))
-	mustWrite(t, cliConfig, devOverrides(tl.overrides))
+	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), f.config(fl))
+	clitest.MustWrite(t, cliConfig, clitest.DevOverrides(tl.overrides))
 	w := &workspace{name: fl.name, cli: tl.cli, dir: dir}
 	set := []string{"CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=" + cliConfig}
 	if sim != nil {
 		w.key = sim.AdminKey
 		set = append(set, "APM_ENDPOINT="+sim.URL, "APM_API_KEY="+sim.AdminKey)
 	}
-	w.env = childEnv(os.Environ(), set...)
+	w.env = clitest.ChildEnv(os.Environ(), set...)
 	return w
-}
-
-func mustWrite(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// devOverrides is a CLI configuration that takes the provider from dir under both
-// registries' addresses, so that Terraform and OpenTofu alike need no init and no network.
-func devOverrides(dir string) string {
-	return fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/hashicorp/apm"  = %q
-    "registry.opentofu.org/hashicorp/apm" = %q
-  }
-  direct {}
-}
-`, dir, dir)
-}
-
-// childEnv is base without the settings that would change what the CLI or the provider
-// does (TF_LOG would make the provider log more than a user's, a developer's
-// TF_CLI_CONFIG_FILE or APM_* would point elsewhere), followed by set.
-func childEnv(base []string, set ...string) []string {
-	env := slices.DeleteFunc(slices.Clone(base), func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return strings.HasPrefix(name, "TF_") || strings.HasPrefix(name, "APM_") || name == "CHECKPOINT_DISABLE"
-	})
-	return append(env, set...)
 }
 
 // run runs op's command to its end and returns its wall time, from start to exit. A run

@@ -3,15 +3,15 @@
 package chaos
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // The tools every scenario shares: the real CLI, and the provider binary built once per test
@@ -51,7 +51,7 @@ func setupTools(t *testing.T) tools {
 }
 
 func buildTools() (tools, error) {
-	root, err := repoRoot()
+	root, err := clitest.RepoRoot()
 	if err != nil {
 		return tools{}, err
 	}
@@ -72,19 +72,6 @@ func buildTools() (tools, error) {
 	}
 	fmt.Printf("chaos: provider built in %.1fs; CLI %s\n", time.Since(start).Seconds(), cli)
 	return tools{cli: cli, providerDir: dir}, nil
-}
-
-// repoRoot is the directory of the module's go.mod, wherever the test runs from.
-func repoRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("go env GOMOD: not inside the module")
-	}
-	return filepath.Dir(gomod), nil
 }
 
 // findCLI is the CLI to run: override (CHAOS_TF) when set, else the OpenTofu that `make

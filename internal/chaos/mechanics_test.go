@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // Tests of the harness itself, without a CLI: a scenario's verdict is only as good as the
@@ -58,35 +60,17 @@ func TestSeeded(t *testing.T) {
 	}
 }
 
-func TestChildEnv(t *testing.T) {
-	base := []string{"PATH=/bin", "HOME=/root", "TF_LOG=trace", "TF_CLI_CONFIG_FILE=/missing", "APM_API_KEY=developer", "CHECKPOINT_DISABLE=0", "TFX=kept"}
-	got := childEnv(base, "APM_API_KEY=sim")
-	want := []string{"PATH=/bin", "HOME=/root", "TFX=kept", "APM_API_KEY=sim"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("childEnv = %q, want %q", got, want)
-	}
-}
-
-func TestDevOverrides(t *testing.T) {
-	got := devOverrides("/tmp/p")
-	for _, want := range []string{`"registry.terraform.io/hashicorp/apm"  = "/tmp/p"`, `"registry.opentofu.org/hashicorp/apm" = "/tmp/p"`, "direct {}"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("CLI configuration lacks %s:\n%s", want, got)
-		}
-	}
-}
-
 func TestReadState(t *testing.T) {
 	dir := t.TempDir()
 	if v, err := readState(filepath.Join(dir, "none.tfstate")); err != nil || len(v.systems)+len(v.nodes) != 0 {
 		t.Fatalf("missing state file: %+v, %v; want empty", v, err)
 	}
 	path := filepath.Join(dir, "terraform.tfstate")
-	mustWrite(t, path, "")
+	clitest.MustWrite(t, path, "")
 	if v, err := readState(path); err != nil || len(v.systems)+len(v.nodes) != 0 {
 		t.Fatalf("empty state file: %+v, %v; want empty", v, err)
 	}
-	mustWrite(t, path, `{"version":4,"resources":[
+	clitest.MustWrite(t, path, `{"version":4,"resources":[
   {"mode":"managed","type":"apm_system","name":"s1","instances":[{"attributes":{"id":"SYS-1","name":"chaos-s1","node_count":9}}]},
   {"mode":"managed","type":"apm_node","name":"s1n1","instances":[{"attributes":{"id":"SYS-1/s1-n1","system_id":"SYS-1","name":"s1-n1","node_id":"ND-1","agent_port":7701}}]},
   {"mode":"data","type":"apm_system","name":"d","instances":[{"attributes":{"id":"SYS-9"}}]}]}`)
@@ -99,7 +83,7 @@ func TestReadState(t *testing.T) {
 	if !slices.Equal(v.systems, wantSys) || !slices.Equal(v.nodes, wantNodes) {
 		t.Fatalf("state %+v", v)
 	}
-	mustWrite(t, path, `{"version":4,"resources":[`)
+	clitest.MustWrite(t, path, `{"version":4,"resources":[`)
 	if _, err := readState(path); err == nil {
 		t.Fatal("a truncated state file must be an error, not an empty state")
 	}
@@ -304,7 +288,7 @@ func TestFindCLI(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "bin"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	mustWrite(t, filepath.Join(root, "bin", "notexec"), "") // 0600: not executable
+	clitest.MustWrite(t, filepath.Join(root, "bin", "notexec"), "") // 0600: not executable
 	if err := os.WriteFile(cli, []byte("#!/bin/sh\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // A workspace is a directory with the configuration, the state file, the CLI configuration
@@ -41,8 +43,8 @@ func newWorkspace(t *testing.T, tl tools, sim *simEnv, config string) *workspace
 	t.Helper()
 	dir := t.TempDir()
 	cliConfig := filepath.Join(dir, "cli.tfrc")
-	mustWrite(t, filepath.Join(dir, "main.tf"), config)
-	mustWrite(t, cliConfig, devOverrides(tl.providerDir))
+	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), config)
+	clitest.MustWrite(t, cliConfig, clitest.DevOverrides(tl.providerDir))
 	if keep := os.Getenv("CHAOS_LOGS"); keep != "" {
 		t.Cleanup(func() { keepLogs(t, dir, filepath.Join(keep, t.Name()), sim.srv.AdminKey) })
 	}
@@ -50,7 +52,7 @@ func newWorkspace(t *testing.T, tl tools, sim *simEnv, config string) *workspace
 		t:   t,
 		cli: tl.cli,
 		dir: dir,
-		env: childEnv(os.Environ(),
+		env: clitest.ChildEnv(os.Environ(),
 			"CHECKPOINT_DISABLE=1",
 			"TF_IN_AUTOMATION=1",
 			"TF_CLI_CONFIG_FILE="+cliConfig,
@@ -75,37 +77,6 @@ func keepLogs(t *testing.T, dir, dest, key string) {
 			_ = os.WriteFile(filepath.Join(dest, filepath.Base(f)), []byte(redact(string(data), key)), 0o600)
 		}
 	}
-}
-
-func mustWrite(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// devOverrides is a CLI configuration that takes the provider from dir under both
-// registries' addresses, so that Terraform and OpenTofu alike need no init and no network.
-func devOverrides(dir string) string {
-	return fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/hashicorp/apm"  = %q
-    "registry.opentofu.org/hashicorp/apm" = %q
-  }
-  direct {}
-}
-`, dir, dir)
-}
-
-// childEnv is base without the settings that would change what the CLI or the provider
-// does (TF_LOG would flood the logs, a developer's TF_CLI_CONFIG_FILE or APM_* would point
-// elsewhere), followed by set.
-func childEnv(base []string, set ...string) []string {
-	env := slices.DeleteFunc(slices.Clone(base), func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return strings.HasPrefix(name, "TF_") || strings.HasPrefix(name, "APM_") || name == "CHECKPOINT_DISABLE"
-	})
-	return append(env, set...)
 }
 
 // start starts the CLI with args and the extra environment settings.
