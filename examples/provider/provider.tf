@@ -11,6 +11,11 @@ provider "apm" {
   # and the API key, so that a mistake fails `plan` rather than `apply`. Set this to plan
   # without network access to the manager.
   # skip_connection_check = true
+
+  # Only to recover from a killed run (its state lost what it had created): adopt objects
+  # that already exist and match this configuration exactly, for one apply. Also
+  # APM_ADOPT_EXISTING=true. Leave it off otherwise.
+  # adopt_existing = true
 }
 
 # Every setting can also be given explicitly. Pass the key through an ephemeral variable
