@@ -9,9 +9,11 @@ import (
 
 const (
 	// maxFaultRuns bounds the applies under faults: each run retries what the last one
-	// left, so with about a quarter of the creates failing, six runs leave nothing behind
-	// unless failures stick (an object created whose answer was lost, then a 409 forever).
-	maxFaultRuns = 6
+	// left, so runs converge unless failures stick (an object created whose answer was
+	// lost, then a 409 forever). Most runs converge at once; a run fails when a request
+	// meets a fault on all five attempts (the default max_retries), about one run in
+	// three at these rates, so ten runs make a false failure about one in 50,000.
+	maxFaultRuns = 10
 	// signalAt is the object count at which an apply is interrupted: a third of the way
 	// in, with about ten creates in flight, so that the signal lands mid-apply.
 	signalAt = 35

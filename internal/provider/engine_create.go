@@ -33,7 +33,7 @@ func (r *engineResource[T]) create(ctx context.Context, m *manager, typ tftypes.
 			// The earlier attempt took effect after all, late: that object is ours.
 			obj, rerr := r.t.read(ctx, m, plan)
 			if rerr != nil {
-				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.unknownOutcome(plan, lost, rerr)}
+				return r.unknownOutcome(typ, plan, lost, rerr)
 			}
 			return r.recover(typ, plan, obj, lost)
 		case apm.IsConflict(err) && m.adopt:
@@ -97,17 +97,21 @@ func (r *engineResource[T]) reconcile(ctx context.Context, m *manager, typ tftyp
 			"\n\nThe answer to the create was lost; looking for the object afterwards found that the manager does not have it, so the create did not take effect. Apply again.")
 		return tftypes.NewValue(typ, nil), diags, true
 	default:
-		return tftypes.NewValue(typ, nil), diag.Diagnostics{r.unknownOutcome(plan, sendErr, err)}, false
+		state, diags = r.unknownOutcome(typ, plan, sendErr, err)
+		return state, diags, false
 	}
 }
 
 // unknownOutcome reports a create whose answer was lost when looking for the object
-// failed too.
-func (r *engineResource[T]) unknownOutcome(plan attrs, sendErr, lookErr error) diag.Diagnostic {
-	return diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
+// failed too. The object may exist, so it is recorded: with the error, Terraform keeps it
+// as tainted, and the next apply reads it and replaces it if it exists, or creates it
+// again if not. Not recording it would leave an orphan that every later apply trips on.
+func (r *engineResource[T]) unknownOutcome(typ tftypes.Object, plan attrs, sendErr, lookErr error) (tftypes.Value, diag.Diagnostics) {
+	return recorded(typ, plan), diag.Diagnostics{diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
 		"%s\n\nThe request may have reached the manager, but its answer was lost, and looking for the object afterwards failed too: %s\n\n"+
-			"The object may exist. Apply again; if the manager then reports that it already exists, import it (%s).",
-		explain(sendErr), lookErr, r.importHint(plan)))
+			"The object may exist, so it is recorded in the state, marked tainted. The next apply looks for it: it replaces the object if it exists, "+
+			"and creates it if it does not.",
+		explain(sendErr), lookErr))}
 }
 
 // recover records the object that a create whose answer was lost did make, if it

@@ -95,6 +95,31 @@ func TestAccFaults_lostCreateAnswersAreRecovered(t *testing.T) {
 	})
 }
 
+// A lost answer and a failed look-up: the node may exist, so it is recorded, tainted, and
+// the next apply replaces it; no orphan that every later apply would trip on with a 409.
+func TestAccFaults_unknownOutcomeIsRecordedTainted(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(systemAndNodeHCL)
+	env.test([]resource.TestStep{
+		{
+			PreConfig: func() {
+				env.faults("POST /rest/nodes status=502 after=true times=1", "GET /rest/nodes/web-01/systems/* status=500 times=1")
+			},
+			Config:      config,
+			ExpectError: errorMatching(`Outcome of the create of node "web-01"`, "unknown", "recorded in the state, marked tainted"),
+		},
+		{
+			PreConfig:        func() { env.faults() },
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{"apm_node.n": plancheck.ResourceActionReplace}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				untainted("apm_node.n"), env.checkExists("apm_system.s", "apm_node.n"),
+				env.checkNode("shop", "web-01", "10.0.0.1", 7730),
+			),
+		},
+	})
+}
+
 // An answer lost before the manager acted: the look-up finds nothing, and the error says
 // that the create did not take effect; the next apply creates it.
 func TestAccFaults_lostCreateThatDidNotHappen(t *testing.T) {
