@@ -150,13 +150,11 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 	if !ok {
 		return
 	}
-	bound, diags := r.timeout(ctx, req.Plan.Raw, "create", defaultCreateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
+	ctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", defaultCreateTimeout, &resp.Diagnostics)
+	defer cancel()
+	if !ok {
 		return
 	}
-	ctx, cancel := finishing(ctx, bound)
-	defer cancel()
 	key := r.claimKey(plan)
 	if !m.creating.claim(key) {
 		resp.Diagnostics.Append(r.duplicateError(plan))
@@ -204,13 +202,11 @@ func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateReque
 		resp.State.Raw = req.Plan.Raw
 		return
 	}
-	bound, diags := r.timeout(ctx, req.Plan.Raw, "update", defaultUpdateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
+	ctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", defaultUpdateTimeout, &resp.Diagnostics)
+	defer cancel()
+	if !ok {
 		return
 	}
-	ctx, cancel := finishing(ctx, bound)
-	defer cancel()
 	if err := r.t.update(ctx, m, plan, state); err != nil {
 		resp.Diagnostics.Append(callError("update "+r.t.describe(state), err))
 		return
@@ -291,6 +287,18 @@ func (r *engineResource[T]) timeout(ctx context.Context, raw tftypes.Value, op s
 		return 0, diags
 	}
 	return d, nil
+}
+
+// writeContext is the context of a create or update: bounded by the object's timeouts.<op>
+// (def when unset) and finishing. ok is false when that timeout is invalid.
+func (r *engineResource[T]) writeContext(ctx context.Context, raw tftypes.Value, op string, def time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
+	bound, d := r.timeout(ctx, raw, op, def)
+	diags.Append(d...)
+	if d.HasError() {
+		return ctx, func() {}, false
+	}
+	wctx, cancel := finishing(ctx, bound)
+	return wctx, cancel, true
 }
 
 // finishing is the context of work that must finish once started. Terraform cancels the
