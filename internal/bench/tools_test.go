@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -47,7 +46,7 @@ func setupTools(t *testing.T) tools {
 	if err := buildProvider(root, dir, tl); err != nil {
 		t.Fatal(err)
 	}
-	if tl.cliVersion, err = cliVersion(cli, dir); err != nil {
+	if tl.cliVersion, err = clitest.Version(cli); err != nil {
 		t.Fatal(err)
 	}
 	return tl
@@ -73,20 +72,6 @@ func buildProvider(root, dir string, tl tools) error {
 	fmt.Printf("bench: provider built in %.1fs\n", time.Since(start).Seconds())
 	wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -v -o '%s'/$$.txt '%s' \"$@\"\n", gnuTime, tl.rssDir, binary)
 	return os.WriteFile(filepath.Join(tl.overrides, "terraform-provider-apm"), []byte(wrapper), 0o700)
-}
-
-// cliVersion is the first line of `cli version`, run with the same clean environment as the
-// measured runs: a developer's TF_CLI_CONFIG_FILE naming a missing file adds warnings.
-func cliVersion(cli, dir string) (string, error) {
-	cmd := exec.Command(cli, "version")
-	cmd.Dir = dir
-	cmd.Env = clitest.ChildEnv(os.Environ(), "CHECKPOINT_DISABLE=1")
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s version: %w", cli, err)
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(line), nil
 }
 
 // findCLI is the CLI to run: override (BENCH_TF) when set; else the terraform on PATH, the

@@ -5,9 +5,9 @@ package chaos
 import (
 	"archive/zip"
 	"bytes"
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -46,7 +46,11 @@ resource "apm_system" "s" {
 
 func TestKeyFromVariable(t *testing.T) {
 	tl := setupTools(t)
-	if old := oldTerraform.FindString(cliVersion(t, tl.cli)); old != "" {
+	version, err := clitest.Version(tl.cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old := oldTerraform.FindString(version); old != "" {
 		t.Skipf("%s has no ephemeral variables (Terraform 1.10 and OpenTofu 1.11 have them)", old)
 	}
 	sim := startSim(t)
@@ -88,17 +92,6 @@ func TestKeyFromVariable(t *testing.T) {
 
 // oldTerraform matches the version line of a Terraform older than 1.10.
 var oldTerraform = regexp.MustCompile(`^Terraform v1\.[0-9]\.[0-9]+`)
-
-// cliVersion is the first line of `<cli> version`.
-func cliVersion(t *testing.T, cli string) string {
-	t.Helper()
-	out, err := exec.Command(cli, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", cli, err)
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(line)
-}
 
 // planFiles is the uncompressed content of every file in a saved plan (a zip archive).
 func planFiles(t *testing.T, plan []byte) []byte {

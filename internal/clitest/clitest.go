@@ -58,3 +58,18 @@ func MustWrite(t testing.TB, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Version is the first line of `<cli> version`, such as "OpenTofu v1.12.6". It runs
+// outside any configuration and with ChildEnv, so that nothing around the test changes
+// the answer.
+func Version(cli string) (string, error) {
+	cmd := exec.Command(cli, "version")
+	cmd.Dir = os.TempDir()
+	cmd.Env = ChildEnv(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s version: %w", cli, err)
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(line), nil
+}

@@ -33,3 +33,17 @@ func TestRepoRootHoldsGoMod(t *testing.T) {
 		t.Fatalf("RepoRoot = %s: %v", root, err)
 	}
 }
+
+func TestVersionIsTheFirstLine(t *testing.T) {
+	cli := filepath.Join(t.TempDir(), "fake-cli")
+	MustWrite(t, cli, "#!/bin/sh\nprintf 'OpenTofu v9.9.9\\non linux_amd64\\n'\n")
+	if err := os.Chmod(cli, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Version(cli); err != nil || got != "OpenTofu v9.9.9" {
+		t.Fatalf("Version = %q, %v", got, err)
+	}
+	if _, err := Version(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("a missing CLI must be an error")
+	}
+}

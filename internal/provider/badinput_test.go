@@ -29,6 +29,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // The bad-input corpus (testdata/badinput/*.txt) is configuration that users get wrong.
@@ -344,7 +345,10 @@ func TestAccBadInputCorpus(t *testing.T) {
 	}
 	testAccPreCheck(t)
 	cli := badInputCLI(t)
-	version := cliVersion(t, cli)
+	version, err := clitest.Version(cli)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases, err := loadBadInput()
 	if err != nil {
 		t.Fatal(err)
@@ -377,17 +381,6 @@ func TestAccBadInputCorpus(t *testing.T) {
 	// Also on stdout, so that CI logs show the split without -v.
 	fmt.Println(summary)
 	fmt.Println(took)
-}
-
-// cliVersion is the first line of `<cli> version`, such as "Terraform v1.11.4".
-func cliVersion(t *testing.T, cli string) string {
-	t.Helper()
-	out, err := exec.Command(cli, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", cli, err)
-	}
-	first, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(first)
 }
 
 // badInputCLI is the CLI to run, as an absolute path (each command runs in its own
