@@ -638,8 +638,16 @@ func (a serversArea) delete(k *serverKindSpec) http.HandlerFunc {
 	}
 }
 
-// checkRemovable refuses to remove a server that is not stopped, or a WAS server that a
-// web server still balances to.
+// checkRemovable refuses to remove a server, checking in this order:
+//
+//  1. a server that is not stopped: actionResult N ("is running; stop it first", "is
+//     stopping; try again when it is stopped"), whatever else it has, since stopping
+//     comes first anyway;
+//  2. a WAS server that a web server balances to: 409, a dependant remains;
+//  3. a WAS server with parts (session clustering, datasources, applications): 409, see
+//     wasPartsConflict.
+//
+// Nothing cascades: the client removes what remains and retries.
 func (a serversArea) checkRemovable(wd *world, sv *simServer) error {
 	switch st := sv.statusAt(a.s.now()); st {
 	case srvStopped:
@@ -648,10 +656,13 @@ func (a serversArea) checkRemovable(wd *world, sv *simServer) error {
 	default:
 		return serverRefused("Server %s is %s; stop it first", sv.ServerID, st)
 	}
-	if web := workerUsers(wd, sv); len(web) > 0 {
-		return serverRefused("Server %s is a load balancer worker of web server %s; remove the worker first", sv.ServerID, web[0].ServerID)
+	if sv.Kind != serverKindWAS {
+		return nil
 	}
-	return nil
+	if web := workerUsers(wd, sv); len(web) > 0 {
+		return conflict("Server %s is a load balancer worker of web server %s; remove the worker first", sv.ServerID, web[0].ServerID)
+	}
+	return wasPartsConflict(sv)
 }
 
 // ---- start and stop ----

@@ -401,12 +401,122 @@ func TestServerModifyDeleteAndActionErrors(t *testing.T) {
 	if !strings.Contains(got.body, `"httpPort":8280,"ajpPort":8109,`) || !strings.Contains(got.body, `"javaHome":"/opt/jdk-21"`) {
 		t.Fatalf("detail after modify: %s", got.body)
 	}
-	// A WAS server that a web server balances to stays until the worker is gone.
-	mustOK(t, h, "POST", admin(srvPath("was", "was-01", "web-01", "/action")), `{"action":"stop","force":true}`)
-	expect(t, call(t, h, "DELETE", admin(srvPath("was", "was-01", "web-01", "?type=deregister")), ""), 200,
-		actionN("Server was-01 is a load balancer worker of web server web-01; remove the worker first"))
+	// A WAS server that a web server balances to stays until the worker is gone (409: a
+	// dependant remains), and then until its parts are gone.
+	was01 := srvPath("was", "was-01", "web-01", "")
+	mustOK(t, h, "POST", admin(was01+"/action"), `{"action":"stop","force":true}`)
+	expect(t, call(t, h, "DELETE", admin(was01+"?type=deregister"), ""), 409,
+		errJSON("CONFLICT", "Server was-01 is a load balancer worker of web server web-01; remove the worker first"))
 	mustOK(t, h, "PUT", admin(srvPath("web", "web-01", "web-01", "/worker")), `{"workers":[]}`)
-	mustOK(t, h, "DELETE", admin(srvPath("was", "was-01", "web-01", "?type=deregister")), "")
+	expect(t, call(t, h, "DELETE", admin(was01+"?type=deregister"), ""), 409,
+		errJSON("CONFLICT", "Server was-01 still has session clustering, datasource(s) orders-ds, application(s) /shop; remove them first"))
+	mustOK(t, h, "DELETE", admin(was01+"/session"), "")
+	mustOK(t, h, "DELETE", admin(was01+"/datasource?resourceName=orders-ds"), "")
+	mustOK(t, h, "DELETE", admin(was01+"/application?contextPath=/shop"), "")
+	mustOK(t, h, "DELETE", admin(was01+"?type=deregister"), "")
+}
+
+// TestWASDeleteBlockedByParts: each kind of part (session clustering, datasource,
+// application) alone blocks both kinds of delete with a 409 that names it, and removing it
+// lets the delete through.
+func TestWASDeleteBlockedByParts(t *testing.T) {
+	parts := []struct {
+		name, add, addBody, remove, msg string
+	}{
+		{"session clustering", "/session", `{"primaryHost":"10.0.0.12","primaryPort":5180}`, "/session",
+			"Server x1 still has session clustering; remove them first"},
+		{"datasource", "/datasource", `{"resourceName":"orders-ds"}`, "/datasource?resourceName=orders-ds",
+			"Server x1 still has datasource(s) orders-ds; remove them first"},
+		{"imported datasource", "/resource", `{"resourceType":"datasource","resourceName":"orders-ds"}`, "/datasource?resourceName=orders-ds",
+			"Server x1 still has datasource(s) orders-ds; remove them first"},
+		{"application", "/application", `{"contextPath":"/shop","sourcePath":"/opt/apps/shop.war"}`, "/application?contextPath=/shop",
+			"Server x1 still has application(s) /shop; remove them first"},
+	}
+	for _, part := range parts {
+		for _, typ := range []string{"uninstall", "deregister"} {
+			t.Run(part.name+"/"+typ, func(t *testing.T) {
+				f := newSrvFixture(t)
+				h, one := f.h, srvPath("was", "x1", "app-01", "")
+				mustOK(t, h, "POST", admin("/rest/was/servers"), `{"type":"install","serverId":"x1","nodeName":"app-01","systemName":"shop","httpPort":9080}`)
+				mustOK(t, h, "POST", admin(one+part.add), part.addBody)
+				expect(t, call(t, h, "DELETE", admin(one+"?type="+typ), ""), 409, errJSON("CONFLICT", part.msg))
+				if got := f.status(t, "was", "x1", "app-01"); got != "stopped" { // still there, unchanged
+					t.Fatalf("status %s after the refusal", got)
+				}
+				mustOK(t, h, "DELETE", admin(one+part.remove), "")
+				mustOK(t, h, "DELETE", admin(one+"?type="+typ), "")
+				expect(t, call(t, h, "GET", admin(one), ""), 404, errJSON("NOT_FOUND", "Server not found: x1"))
+				want := []string{
+					"INFO x1: WAS server x1 installed on node app-01",
+					"INFO x1: WAS server x1 " + typ + "ed from node app-01",
+				}
+				if got := f.messages(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("events\n got %q\nwant %q", got, want)
+				}
+			})
+		}
+	}
+}
+
+// TestWASDeleteRefusalOrder: a server that is not stopped is refused with actionResult N
+// whatever it has; once stopped, a web server balancing to it comes first, then its parts,
+// all kinds named in a fixed order with sorted lists, until none remains.
+func TestWASDeleteRefusalOrder(t *testing.T) {
+	f := newSrvFixture(t)
+	h, one := f.h, srvPath("was", "x1", "app-01", "")
+	del := func() response { return call(t, h, "DELETE", admin(one+"?type=uninstall"), "") }
+	mustOK(t, h, "POST", admin("/rest/was/servers"), `{"type":"install","serverId":"x1","nodeName":"app-01","systemName":"shop","httpPort":9080,"ajpPort":9009}`)
+	mustOK(t, h, "POST", admin("/rest/resource/datasources"), dsBody("zeta-ds"))
+	mustOK(t, h, "POST", admin("/rest/resource/datasources"), dsBody("alpha-ds"))
+	for _, add := range []struct{ path, body string }{
+		{"/application", `{"contextPath":"/shop","sourcePath":"/opt/apps/shop.war"}`},
+		{"/datasource", `{"resourceName":"zeta-ds"}`},
+		{"/application", `{"contextPath":"/api","sourcePath":"/opt/apps/api.war"}`},
+		{"/datasource", `{"resourceName":"alpha-ds"}`},
+		{"/session", `{"primaryHost":"10.0.0.12","primaryPort":5180}`},
+	} {
+		mustOK(t, h, "POST", admin(one+add.path), add.body)
+	}
+	mustOK(t, h, "PUT", admin(srvPath("web", "web-02", "web-01", "/worker")), `{"workers":[{"serverId":"x1","nodeName":"app-01","systemName":"shop"}]}`)
+
+	mustOK(t, h, "POST", admin(one+"/action"), `{"action":"start"}`)
+	expect(t, del(), 200, actionN("Server x1 is starting; stop it first"))
+	f.clock.advance(time.Second)
+	expect(t, del(), 200, actionN("Server x1 is running; stop it first"))
+	mustOK(t, h, "POST", admin(one+"/action"), `{"action":"stop"}`)
+	expect(t, del(), 200, actionN("Server x1 is stopping; try again when it is stopped"))
+	f.clock.advance(time.Second)
+
+	steps := []struct{ remove, msg string }{
+		{"", "Server x1 is a load balancer worker of web server web-02; remove the worker first"},
+		{"worker", "Server x1 still has session clustering, datasource(s) alpha-ds, zeta-ds, application(s) /api, /shop; remove them first"},
+		{"/session", "Server x1 still has datasource(s) alpha-ds, zeta-ds, application(s) /api, /shop; remove them first"},
+		{"/datasource?resourceName=alpha-ds", "Server x1 still has datasource(s) zeta-ds, application(s) /api, /shop; remove them first"},
+		{"/datasource?resourceName=zeta-ds", "Server x1 still has application(s) /api, /shop; remove them first"},
+		{"/application?contextPath=/shop", "Server x1 still has application(s) /api; remove them first"},
+	}
+	for _, st := range steps {
+		switch st.remove {
+		case "":
+		case "worker":
+			mustOK(t, h, "PUT", admin(srvPath("web", "web-02", "web-01", "/worker")), `{"workers":[]}`)
+		default:
+			mustOK(t, h, "DELETE", admin(one+st.remove), "")
+		}
+		expect(t, del(), 409, errJSON("CONFLICT", st.msg))
+	}
+	mustOK(t, h, "DELETE", admin(one+"/application?contextPath=/api"), "")
+	mustOK(t, h, "DELETE", admin(one+"?type=uninstall"), "")
+}
+
+// TestWorkerCheckIsForWASOnly: a web or session server that shares its id and node with a
+// WAS server used as a worker is no worker itself.
+func TestWorkerCheckIsForWASOnly(t *testing.T) {
+	h := newSrvFixture(t).h
+	mustOK(t, h, "POST", admin("/rest/web/servers"), `{"type":"install","serverId":"was-01","nodeName":"web-01","systemName":"shop","httpPort":9999}`)
+	mustOK(t, h, "POST", admin("/rest/session/servers"), `{"type":"install","serverId":"was-01","nodeName":"web-01","systemName":"shop","serverPort":9998}`)
+	mustOK(t, h, "DELETE", admin(srvPath("web", "was-01", "web-01", "?type=uninstall")), "")
+	mustOK(t, h, "DELETE", admin(srvPath("session", "was-01", "web-01", "?type=deregister")), "")
 }
 
 func TestViewerCannotChangeServers(t *testing.T) {

@@ -9,8 +9,9 @@ import (
 	"strings"
 )
 
-// WAS-only parts of the servers area (spec 4.2): the list and detail bodies, session
-// clustering, datasources, applications and resource import.
+// WAS-only parts of the servers area (spec 4.2): the list and detail bodies, the delete
+// guard for a server with parts, session clustering, datasources, applications and
+// resource import.
 
 // WAS editions: "S"/"E" in bodies and details, Standard/Enterprise in the registerable
 // list (api/decisions.md).
@@ -109,6 +110,34 @@ func (a serversArea) registerWAS(r *router, one string) {
 	r.handle("DELETE "+one+"/application", a.undeploy)
 	r.handle("GET "+one+"/applications/status", a.applicationStatus)
 	r.handle("POST "+one+"/resource", a.importResource)
+}
+
+// ---- delete guard ----
+
+// wasPartsConflict is the 409 for deleting a WAS server that still has parts, nil when it
+// has none: "Server <id> still has session clustering, datasource(s) a, b,
+// application(s) /x; remove them first", naming only the kinds present, in that order,
+// each list sorted.
+func wasPartsConflict(sv *simServer) error {
+	var parts []string
+	if sv.Cluster != nil {
+		parts = append(parts, "session clustering")
+	}
+	if len(sv.Datasources) > 0 {
+		parts = append(parts, "datasource(s) "+strings.Join(slices.Sorted(slices.Values(sv.Datasources)), ", "))
+	}
+	if len(sv.Apps) > 0 {
+		paths := make([]string, 0, len(sv.Apps))
+		for _, app := range sv.Apps {
+			paths = append(paths, app.ContextPath)
+		}
+		slices.Sort(paths)
+		parts = append(parts, "application(s) "+strings.Join(paths, ", "))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return conflict("Server %s still has %s; remove them first", sv.ServerID, strings.Join(parts, ", "))
 }
 
 // ---- session clustering ----

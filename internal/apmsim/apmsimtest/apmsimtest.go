@@ -80,6 +80,13 @@ func WithClock(now func() time.Time) func(*apmsim.Options) {
 	return func(o *apmsim.Options) { o.Clock = now }
 }
 
+// WithTransitionDelay sets how long a started or stopped server stays "starting" or
+// "stopping": 0 means apmsim.DefaultTransitionDelay (200 ms), negative means no delay at
+// all (a server is "running" or "stopped" at once).
+func WithTransitionDelay(d time.Duration) func(*apmsim.Options) {
+	return func(o *apmsim.Options) { o.TransitionDelay = d }
+}
+
 // WithOmitOptionalFields makes a terse manager, one that leaves out the optional and
 // assumption fields of api/decisions.md (node detail nodeId and so on; node ids are then
 // the node names), to test that a client copes without them.

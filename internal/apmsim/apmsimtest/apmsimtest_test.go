@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
@@ -108,4 +110,91 @@ func TestClientAgainstTerseAndFullManager(t *testing.T) {
 			}
 		})
 	}
+}
+
+// handClock is a clock the test moves by hand.
+type handClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *handClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *handClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// startSession01 starts the demo's session-01 through the client and returns a function
+// that reads its status.
+func startSession01(t *testing.T, srv *Server) func() string {
+	t.Helper()
+	client, err := apm.New(apm.Config{Endpoint: srv.URL, APIKey: srv.AdminKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ref := apm.ServerRef{Kind: apm.KindSession, ServerID: "session-01", NodeName: "web-01", SystemName: "shop"}
+	if err := client.StartServer(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	return func() string {
+		t.Helper()
+		sv, err := client.GetServer(ctx, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sv.Status
+	}
+}
+
+// A started server stays "starting" for the transition delay: exactly so with a clock
+// the test moves, about so with the real one, not at all with a negative delay.
+func TestWithTransitionDelay(t *testing.T) {
+	t.Run("hand clock", func(t *testing.T) {
+		clock := &handClock{t: time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)}
+		srv := Start(t, WithSeed(apmsim.SeedDemo), WithClock(clock.now), WithTransitionDelay(time.Minute))
+		status := startSession01(t, srv)
+		for _, step := range []struct {
+			advance time.Duration
+			want    string
+		}{{0, "starting"}, {59 * time.Second, "starting"}, {time.Second - time.Nanosecond, "starting"}, {time.Nanosecond, "running"}} {
+			clock.advance(step.advance)
+			if got := status(); got != step.want {
+				t.Fatalf("at %s: status %s, want %s", clock.now().Format(time.TimeOnly+".000000000"), got, step.want)
+			}
+		}
+	})
+	t.Run("real clock", func(t *testing.T) {
+		const delay = 300 * time.Millisecond
+		srv := Start(t, WithSeed(apmsim.SeedDemo), WithTransitionDelay(delay))
+		began := time.Now()
+		status := startSession01(t, srv)
+		if got := status(); got != "starting" && time.Since(began) < delay {
+			t.Fatalf("status %s right after the start", got)
+		}
+		for status() == "starting" {
+			if time.Since(began) > delay+10*time.Second {
+				t.Fatalf("still starting after %s", time.Since(began))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if elapsed := time.Since(began); elapsed < delay {
+			t.Fatalf("running after %s, before the delay of %s", elapsed, delay)
+		}
+		if got := status(); got != "running" {
+			t.Fatalf("status %s after starting", got)
+		}
+	})
+	t.Run("negative", func(t *testing.T) {
+		srv := Start(t, WithSeed(apmsim.SeedDemo), WithTransitionDelay(-1))
+		if got := startSession01(t, srv)(); got != "running" {
+			t.Fatalf("status %s, want running at once", got)
+		}
+	})
 }
