@@ -424,7 +424,7 @@ func TestServerErrorsThroughTheClient(t *testing.T) {
 				return err
 			}
 			return c.DeregisterServer(ctx, svWAS01)
-		}, refused("Server was-01 is a load balancer worker of web server web-01; remove the worker first")},
+		}, wantErr{409, "CONFLICT", "Server was-01 is a load balancer worker of web server web-01; remove the worker first"}},
 		{"remove absent clustering", func(c *apm.Client) error { return c.RemoveSessionCluster(ctx, svWAS02) },
 			wantErr{404, "NOT_FOUND", "Session clustering not found: was-02"}},
 		{"attach unknown datasource", func(c *apm.Client) error { return c.AttachDatasource(ctx, svWAS02, "nope") },
