@@ -22,6 +22,15 @@ func explain(err error) string {
 	if errors.Is(err, errGone) {
 		return err.Error() + "\n\nThe object it refers to does not exist in the manager. Check the reference, or create the object first."
 	}
+	var timedOut *apm.TimeoutError
+	if errors.As(err, &timedOut) {
+		return err.Error() + "\n\nThe manager did not finish within the time limit. If the object needs longer, raise the resource's timeouts; " +
+			"otherwise check the object in the manager. Apply again to carry on from where it is."
+	}
+	var unexpected *apm.UnexpectedStateError
+	if errors.As(err, &unexpected) {
+		return err.Error() + "\n\nWaiting cannot bring the object to the state the configuration declares. Check it in the manager, then apply again."
+	}
 	var apiErr *apm.Error
 	if !errors.As(err, &apiErr) {
 		return explainTransport(err)

@@ -1,12 +1,17 @@
 package provider
 
 import (
+	"context"
 	"math/big"
 	"slices"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -31,6 +36,28 @@ type field[T any] struct {
 	same func(prior, fresh tftypes.Value) bool
 	// nested describes the items of a list attribute (data sources only).
 	nested map[string]dschema.Attribute
+
+	// optional lets the user leave the input out. Left out, it is not managed: its state
+	// stays null whatever the manager says (except right after an import, which records
+	// what the manager has).
+	optional bool
+	// defaulted lets the user leave the input out, and then the manager's value (its
+	// default) is recorded: Optional and Computed.
+	defaulted bool
+	// unread marks an input the manager does not report: state keeps what was applied.
+	unread bool
+	// reported says whether the manager reported the field in this read; where it did
+	// not, state keeps what was applied (api/decisions.md rule 2). nil means always.
+	reported func(*T) bool
+	// align orders or completes a fresh value after the prior one (a list the manager
+	// returns in its own order), so that a mere reordering makes no diff. Optional.
+	align       func(prior, fresh tftypes.Value) tftypes.Value
+	writeOnly   bool
+	sensitive   bool
+	boolDefault *bool
+	// custom is the resource attribute of a field whose schema the kinds above cannot
+	// express (a list of objects, a set); its value must be of the same type.
+	custom rschema.Attribute
 }
 
 type fieldKind int
@@ -106,6 +133,25 @@ func listField[T, E any](name, description string, items []field[E], get func(*T
 	}
 }
 
+// inputField is a user input that the manager does not report back (a mode, a password):
+// state keeps what was applied. Its type is typ (tftypes.String, Number or Bool).
+func inputField[T any](name, description string, typ tftypes.Type) field[T] {
+	kind := kindString
+	switch {
+	case typ.Is(tftypes.Number):
+		kind = kindInt64
+	case typ.Is(tftypes.Bool):
+		kind = kindBool
+	}
+	return field[T]{name: name, description: description, kind: kind, typ: typ, views: inResource, role: required, unread: true}
+}
+
+// customField is a resource attribute with its own schema (a list of objects, a set);
+// value must return values of the attribute's type.
+func customField[T any](name string, attribute rschema.Attribute, typ tftypes.Type, value func(*T) tftypes.Value) field[T] {
+	return field[T]{name: name, description: attribute.GetMarkdownDescription(), kind: kindList, typ: typ, views: inResource, role: required, custom: attribute, value: value}
+}
+
 func int64Value(n int64) tftypes.Value {
 	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
 }
@@ -118,6 +164,47 @@ func (f field[T]) input() field[T] { f.role = required; return f }
 
 // replacing makes the field a user input of the resource whose change replaces the object.
 func (f field[T]) replacing() field[T] { f.role = requiredReplace; return f }
+
+// optionalInput makes the field an input the user may leave out; then it is not managed.
+func (f field[T]) optionalInput() field[T] {
+	if f.role == computedStable {
+		f.role = required
+	}
+	f.optional = true
+	return f
+}
+
+// defaultedInput makes the field an input the user may leave out; then the manager's
+// value is recorded.
+func (f field[T]) defaultedInput() field[T] {
+	if f.role == computedStable {
+		f.role = required
+	}
+	f.defaulted = true
+	return f
+}
+
+// reportedWhen keeps the applied value where the manager did not report the field.
+func (f field[T]) reportedWhen(reported func(*T) bool) field[T] { f.reported = reported; return f }
+
+// aligned orders fresh values after the prior one (see field.align).
+func (f field[T]) aligned(align func(prior, fresh tftypes.Value) tftypes.Value) field[T] {
+	f.align = align
+	return f
+}
+
+// writeOnlyInput is an optional input that Terraform never stores (Terraform 1.11 and
+// later, OpenTofu): the engine takes it from the configuration.
+func (f field[T]) writeOnlyInput() field[T] {
+	f.writeOnly, f.optional, f.unread = true, true, true
+	return f
+}
+
+// secret marks the attribute sensitive.
+func (f field[T]) secret() field[T] { f.sensitive = true; return f }
+
+// withDefault gives an optional bool input its default.
+func (f field[T]) withDefault(v bool) field[T] { f.boolDefault, f.defaulted = &v, true; return f }
 
 func (f field[T]) validate(rules ...validator.String) field[T] { f.stringRules = rules; return f }
 
@@ -136,8 +223,12 @@ func (f field[T]) sameString(same func(prior, fresh string) bool) field[T] {
 // resourceAttribute is the field as an attribute of the managed resource of the given
 // noun ("node"); its description says how a change is applied.
 func (f field[T]) resourceAttribute(noun string) rschema.Attribute {
-	computed := f.role == computedStable
-	userInput := !computed
+	if f.custom != nil {
+		return f.custom
+	}
+	computed := f.role == computedStable || f.defaulted
+	optional := f.role != computedStable && (f.optional || f.defaulted)
+	req := f.role != computedStable && !optional
 	description := f.description
 	switch f.role {
 	case required:
@@ -145,33 +236,93 @@ func (f field[T]) resourceAttribute(noun string) rschema.Attribute {
 	case requiredReplace:
 		description += " Changing it replaces the " + noun + "."
 	}
+	shape := fieldShape{role: f.role, keepState: f.role == computedStable || (f.defaulted && f.boolDefault == nil), unread: f.unread}
 	switch f.kind {
 	case kindInt64:
 		return rschema.Int64Attribute{
-			MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.int64Rules,
-			PlanModifiers: roleModifiers(f.role, int64planmodifier.UseStateForUnknown, int64planmodifier.RequiresReplace),
+			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, Validators: f.int64Rules, WriteOnly: f.writeOnly,
+			PlanModifiers: roleModifiers(shape, int64planmodifier.UseStateForUnknown, int64planmodifier.RequiresReplace, int64ReplaceUnlessImported),
 		}
 	case kindBool:
-		return rschema.BoolAttribute{MarkdownDescription: description, Required: userInput, Computed: computed}
+		a := rschema.BoolAttribute{
+			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, WriteOnly: f.writeOnly,
+			PlanModifiers: roleModifiers(shape, boolplanmodifier.UseStateForUnknown, boolplanmodifier.RequiresReplace, boolReplaceUnlessImported),
+		}
+		if f.boolDefault != nil {
+			a.Default = booldefault.StaticBool(*f.boolDefault)
+		}
+		return a
 	default:
 		return rschema.StringAttribute{
-			MarkdownDescription: description, Required: userInput, Computed: computed, Validators: f.stringRules,
-			PlanModifiers: roleModifiers(f.role, stringplanmodifier.UseStateForUnknown, stringplanmodifier.RequiresReplace),
+			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, Validators: f.stringRules,
+			Sensitive: f.sensitive, WriteOnly: f.writeOnly,
+			PlanModifiers: roleModifiers(shape, stringplanmodifier.UseStateForUnknown, stringplanmodifier.RequiresReplace, stringReplaceUnlessImported),
 		}
 	}
 }
 
-// roleModifiers are the plan modifiers of a role, for any attribute type: a value the
-// manager set once keeps its state instead of showing "(known after apply)", and a
-// replacing input forces replacement.
-func roleModifiers[M any](r role, keepState, replace func() M) []M {
-	switch r {
-	case computedStable:
-		return []M{keepState()}
-	case requiredReplace:
-		return []M{replace()}
+// roleModifiers are the plan modifiers of a field, for any attribute type: a value the
+// manager set keeps its state instead of showing "(known after apply)", and a replacing
+// input forces replacement, except for an input the manager does not report (unread),
+// which is null right after an import: setting it then is recorded without replacing.
+func roleModifiers[M any](f fieldShape, useState, replace, replaceUnlessImported func() M) []M {
+	var out []M
+	if f.keepState {
+		out = append(out, useState())
 	}
-	return nil
+	switch {
+	case f.role != requiredReplace:
+	case f.unread:
+		out = append(out, replaceUnlessImported())
+	default:
+		out = append(out, replace())
+	}
+	return out
+}
+
+// fieldShape is what roleModifiers needs of a field, whatever its object type.
+type fieldShape struct {
+	role      role
+	keepState bool
+	unread    bool
+}
+
+// privateState reads a resource's private state (the framework's type is internal).
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// importedKey marks, in the private state, a resource imported and not applied since:
+// its unread inputs are null because the manager does not report them.
+const importedKey = "imported"
+
+func imported(ctx context.Context, p privateState) bool {
+	if p == nil {
+		return false
+	}
+	v, _ := p.GetKey(ctx, importedKey)
+	return len(v) > 0
+}
+
+// replaceDescription describes the conditional replacement of an unread input.
+const replaceDescription = "Changing it replaces the object, except right after an import, when the value is only recorded."
+
+func stringReplaceUnlessImported() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+	}, replaceDescription, replaceDescription)
+}
+
+func int64ReplaceUnlessImported() planmodifier.Int64 {
+	return int64planmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.Int64Request, resp *int64planmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+	}, replaceDescription, replaceDescription)
+}
+
+func boolReplaceUnlessImported() planmodifier.Bool {
+	return boolplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+	}, replaceDescription, replaceDescription)
 }
 
 // dataAttribute is the field as a data source attribute: computed, or a required lookup

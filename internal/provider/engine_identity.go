@@ -15,10 +15,15 @@ type identity struct {
 	example string // a valid import ID, shown in errors and docs
 }
 
-// idPart is one "/"-separated part of an import ID.
+// idPart is one part of an import ID: one "/"-separated piece, or several.
 type idPart struct {
 	attr string // the state attribute it fills
 	form string // how it is written, such as "<system>"
+	// pieces is how many "/"-separated pieces the part spans (a reference to a parent
+	// such as "<system>/<node>"); 0 means one. A last part with rest takes whatever
+	// follows, slashes included (a context path such as /shop).
+	pieces int
+	rest   bool
 	// accepts says what may stand there, such as "the system's name or id" (optional).
 	accepts string
 	// fromPlan is the attribute whose planned value stands for this part when a create
@@ -52,13 +57,27 @@ func (id identity) describe() string {
 	return b.String()
 }
 
-// parse splits an import ID into its parts, each non-empty.
+// parse splits an import ID into its parts, each piece non-empty.
 func (id identity) parse(raw string) ([]string, error) {
-	pieces := strings.Split(raw, "/")
-	if len(pieces) != len(id.parts) || slices.Contains(pieces, "") {
+	total, rest := 0, false
+	for _, p := range id.parts {
+		total += max(p.pieces, 1)
+		rest = p.rest
+	}
+	n := -1
+	if rest {
+		n = total
+	}
+	pieces := strings.SplitN(raw, "/", n)
+	if len(pieces) != total || slices.Contains(pieces, "") {
 		return nil, fmt.Errorf("expected %s; got %q", id.describe(), raw)
 	}
-	return pieces, nil
+	out := make([]string, len(id.parts))
+	for i, p := range id.parts {
+		width := max(p.pieces, 1)
+		out[i], pieces = strings.Join(pieces[:width], "/"), pieces[width:]
+	}
+	return out, nil
 }
 
 // importID is the import ID of the object a plan describes, or "" when a part of it is

@@ -44,9 +44,22 @@ type resourceType[T any] struct {
 	delete func(ctx context.Context, m *manager, state attrs) error
 	// blockers names the objects that still hold this one when delete keeps conflicting.
 	blockers func(ctx context.Context, m *manager, state attrs) ([]string, error)
-	// checkPlan rejects at plan what the provider already knows to be wrong, without a
-	// request (a reference to a system that does not exist, say). Optional.
-	checkPlan func(m *manager, plan attrs, diags *diag.Diagnostics)
+	// checkPlan rejects at plan what the provider can know to be wrong (a reference to a
+	// system that does not exist, say). prior is the state (empty for a create). Optional.
+	checkPlan func(ctx context.Context, m *manager, plan, prior attrs, diags *diag.Diagnostics)
+	// validators check the configuration as a whole (one of two attributes, say). Optional.
+	validators []resource.ConfigValidator
+
+	// settle brings the object, once created or updated, to what the plan declares beyond
+	// the values the calls above write (a server's running state), waiting for the
+	// manager within the operation's timeout. Optional.
+	settle func(ctx context.Context, m *manager, plan attrs) error
+	// beforeDelete prepares the object for its delete (stops a server), within the delete
+	// timeout. Optional.
+	beforeDelete func(ctx context.Context, m *manager, state attrs) error
+	// deleteWarning, when set, is said on every delete (an object the manager cannot
+	// remove, whose delete only forgets it). Optional.
+	deleteWarning string
 }
 
 // newResource registers a declared type with the framework.
@@ -58,7 +71,13 @@ var (
 	_ resource.ResourceWithConfigure   = (*engineResource[struct{}])(nil)
 	_ resource.ResourceWithImportState = (*engineResource[struct{}])(nil)
 	_ resource.ResourceWithModifyPlan  = (*engineResource[struct{}])(nil)
+
+	_ resource.ResourceWithConfigValidators = (*engineResource[struct{}])(nil)
 )
+
+func (r *engineResource[T]) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return r.t.validators
+}
 
 // engineResource is the one implementation of resource.Resource.
 type engineResource[T any] struct {
@@ -103,7 +122,7 @@ func (r *engineResource[T]) Configure(_ context.Context, req resource.ConfigureR
 
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
 // type knows the plan cannot.
-func (r *engineResource[T]) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *engineResource[T]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
@@ -117,8 +136,13 @@ func (r *engineResource[T]) ModifyPlan(_ context.Context, req resource.ModifyPla
 		return // validation before configure
 	}
 	resp.Diagnostics.Append(r.data.requireKey()...)
-	if r.t.checkPlan != nil && r.data.m != nil {
-		r.t.checkPlan(r.data.m, plan, &resp.Diagnostics)
+	if r.t.checkPlan != nil && r.data.m != nil && !resp.Diagnostics.HasError() {
+		prior, err := attrsOf(req.State.Raw)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid state", err.Error())
+			return
+		}
+		r.t.checkPlan(ctx, r.data.m, plan, prior, &resp.Diagnostics)
 	}
 }
 
@@ -147,10 +171,11 @@ func checkTimeouts(plan attrs, diags *diag.Diagnostics) {
 
 func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
-	if !ok {
+	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
+	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", defaultCreateTimeout, &resp.Diagnostics)
+	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", defaultCreateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if !ok {
 		return
@@ -161,13 +186,66 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	typ := typeOf(req.Plan.Raw)
-	state, diags := r.create(ctx, m, typ, plan)
+	state, diags := r.create(wctx, m, typ, plan)
 	resp.Diagnostics.Append(diags...)
 	if state.IsNull() {
 		m.creating.release(key)
 		return
 	}
+	if !diags.HasError() {
+		state = r.settled(ctx, wctx, m, typ, plan, state, "create", &resp.Diagnostics)
+	}
 	resp.State.Raw = state
+}
+
+// settled runs the type's settle after a write, waiting under the request's context (an
+// interrupted run stops waiting) within the write's bound, then records the object as it
+// stands. state is what the write recorded, kept when the object cannot be read.
+func (r *engineResource[T]) settled(ctx, wctx context.Context, m *manager, typ tftypes.Object, plan attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
+	if r.t.settle == nil {
+		return state
+	}
+	if deadline, ok := wctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	if err := r.t.settle(ctx, m, plan); err != nil {
+		if bound, ok := wctx.Value(boundKey{}).(time.Duration); ok && errors.As(err, new(*apm.TimeoutError)) {
+			err = fmt.Errorf("%w; timeouts.%s is %s", err, op, formatDuration(bound))
+		}
+		diags.Append(callError(op+" "+r.t.describe(plan), err))
+	}
+	rctx, cancel := finishing(ctx, deleteCallBound)
+	defer cancel()
+	obj, err := r.t.read(rctx, m, plan)
+	if err != nil {
+		if !diags.HasError() {
+			diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.t.describe(plan), err))
+		}
+		return state
+	}
+	return flatten(typ, r.t.fields, obj, plan)
+}
+
+// withWriteOnly adds the write-only inputs, which only the configuration carries, to a
+// plan, for the calls to send.
+func (r *engineResource[T]) withWriteOnly(plan attrs, config tftypes.Value, diags *diag.Diagnostics) attrs {
+	var cfg attrs
+	for _, f := range r.t.fields {
+		if !f.writeOnly {
+			continue
+		}
+		if cfg == nil {
+			var err error
+			if cfg, err = attrsOf(config); err != nil {
+				diags.AddError("Invalid configuration", err.Error())
+				return plan
+			}
+		}
+		plan = plan.with(f.name, cfg[f.name])
+	}
+	return plan
 }
 
 func (r *engineResource[T]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -185,7 +263,7 @@ func (r *engineResource[T]) Read(ctx context.Context, req resource.ReadRequest, 
 		resp.Diagnostics.Append(callError("read "+r.t.describe(state), err))
 		return
 	}
-	resp.State.Raw = flatten(typeOf(req.State.Raw), r.t.fields, obj, state)
+	resp.State.Raw = flattenAs(typeOf(req.State.Raw), r.t.fields, obj, state, imported(ctx, req.Private))
 }
 
 func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -197,22 +275,29 @@ func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateReque
 	if !ok || err != nil {
 		return
 	}
+	// The first apply after an import records the inputs the manager does not report.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 	if !r.managedChange(plan, state) {
-		// Only the timeouts changed: nothing to send.
+		// Only the timeouts changed, or inputs that are only recorded: nothing to send.
 		resp.State.Raw = req.Plan.Raw
 		return
 	}
-	ctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", defaultUpdateTimeout, &resp.Diagnostics)
+	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
+	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", defaultUpdateTimeout, &resp.Diagnostics)
 	defer cancel()
-	if !ok {
+	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.t.update(ctx, m, plan, state); err != nil {
+	if err := r.t.update(wctx, m, plan, state); err != nil {
 		resp.Diagnostics.Append(callError("update "+r.t.describe(state), err))
 		return
 	}
 	typ := typeOf(req.Plan.Raw)
-	obj, err := r.t.read(ctx, m, plan)
+	if r.t.settle != nil {
+		resp.State.Raw = r.settled(ctx, wctx, m, typ, plan, recorded(typ, plan), "update", &resp.Diagnostics)
+		return
+	}
+	obj, err := r.t.read(wctx, m, plan)
 	if err != nil {
 		// The update was carried out: keep it, and let the next refresh fill in the rest.
 		resp.State.Raw = recorded(typ, plan)
@@ -232,9 +317,21 @@ func (r *engineResource[T]) Delete(ctx context.Context, req resource.DeleteReque
 	if diags.HasError() {
 		return
 	}
+	if r.t.beforeDelete != nil {
+		pctx, cancel := context.WithTimeout(ctx, timeout)
+		err := r.t.beforeDelete(pctx, m, state)
+		cancel()
+		if err != nil && !isGone(err) {
+			resp.Diagnostics.Append(callError("delete "+r.t.describe(state), err))
+			return
+		}
+	}
 	if err := r.deleteWaiting(ctx, m, state, timeout); err != nil {
 		resp.Diagnostics.Append(callError("delete "+r.t.describe(state), err))
 		return
+	}
+	if r.t.deleteWarning != "" {
+		resp.Diagnostics.AddWarning("Removed "+r.t.describe(state)+" from the state only", r.t.deleteWarning)
 	}
 	m.creating.release(r.claimKey(state))
 }
@@ -250,12 +347,15 @@ func describedTimeouts(ctx context.Context, opts timeouts.Opts) rschema.Attribut
 	return a
 }
 
-// managedChange reports whether the plan changes a field of the managed resource.
+// managedChange reports whether the plan changes a field of the managed resource that
+// the manager holds. An unread input set for the first time after an import (its state
+// is null) is only recorded.
 func (r *engineResource[T]) managedChange(plan, state attrs) bool {
 	for _, f := range r.t.fields {
-		if f.views&inResource != 0 && !plan[f.name].Equal(state[f.name]) {
-			return true
+		if f.views&inResource == 0 || plan[f.name].Equal(state[f.name]) || (f.unread && state[f.name].IsNull()) {
+			continue
 		}
+		return true
 	}
 	return false
 }
@@ -298,8 +398,11 @@ func (r *engineResource[T]) writeContext(ctx context.Context, raw tftypes.Value,
 		return ctx, func() {}, false
 	}
 	wctx, cancel := finishing(ctx, bound)
-	return wctx, cancel, true
+	return context.WithValue(wctx, boundKey{}, bound), cancel, true
 }
+
+// boundKey keys the bound of a write's context, for its error text.
+type boundKey struct{}
 
 // finishing is the context of work that must finish once started. Terraform cancels the
 // request's context on Ctrl-C; a write already on the wire would then end with an
@@ -395,6 +498,7 @@ func (r *engineResource[T]) ImportState(ctx context.Context, req resource.Import
 	for i, p := range r.t.identity.parts {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.attr), resolved[i])...)
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte("true"))...)
 }
 
 // begin is the common start of a CRUD method: the manager and the request's attributes.

@@ -75,8 +75,14 @@ func stringOf(v tftypes.Value) (string, bool) {
 // flatten builds an object of type typ from obj. Each attribute that is a field takes
 // the manager's value, unless the field says that value means the prior one; attributes
 // named in fromPrior (data source lookup keys) and attributes that are not fields
-// (timeouts) keep their prior value.
+// (timeouts) keep their prior value. See fieldValue for inputs.
 func flatten[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, fromPrior ...string) tftypes.Value {
+	return flattenAs(typ, fields, obj, prior, false, fromPrior...)
+}
+
+// flattenAs is flatten; importing records the manager's value of optional inputs that
+// prior leaves out, as an import has nothing else to go by.
+func flattenAs[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, importing bool, fromPrior ...string) tftypes.Value {
 	byName := make(map[string]*field[T], len(fields))
 	for i := range fields {
 		byName[fields[i].name] = &fields[i]
@@ -87,11 +93,7 @@ func flatten[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, 
 		old, hasOld := prior[name]
 		switch {
 		case isField && !slices.Contains(fromPrior, name):
-			fresh := f.value(obj)
-			if f.same != nil && hasOld && f.same(old, fresh) {
-				fresh = old
-			}
-			vals[name] = fresh
+			vals[name] = f.fieldValue(t, obj, old, hasOld && old.IsKnown(), importing)
 		case hasOld && old.IsKnown():
 			vals[name] = old
 		default:
@@ -99,6 +101,42 @@ func flatten[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, 
 		}
 	}
 	return tftypes.NewValue(typ, vals)
+}
+
+// fieldValue is the value to record for the field, given the manager's object and the
+// prior value (from state, plan or config; hasOld when it is known):
+//   - a write-only input is never recorded;
+//   - an input the manager does not report keeps the prior value, else its default;
+//   - an optional input the user left out stays null (it is not managed);
+//   - a field the manager did not report this time keeps the prior value;
+//   - otherwise the manager's value, in the prior order, or the prior spelling when the
+//     two mean the same.
+func (f *field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld, importing bool) tftypes.Value {
+	switch {
+	case f.writeOnly:
+		return tftypes.NewValue(t, nil)
+	case f.unread && hasOld && !old.IsNull():
+		return old
+	case f.unread && f.boolDefault != nil:
+		return tftypes.NewValue(tftypes.Bool, *f.boolDefault)
+	case f.unread:
+		return tftypes.NewValue(t, nil)
+	case f.optional && !importing && (!hasOld || old.IsNull()):
+		return tftypes.NewValue(t, nil)
+	case f.reported != nil && !f.reported(obj) && hasOld:
+		return old
+	}
+	fresh := f.value(obj)
+	if !hasOld {
+		return fresh
+	}
+	if f.align != nil {
+		fresh = f.align(old, fresh)
+	}
+	if f.same != nil && f.same(old, fresh) {
+		return old
+	}
+	return fresh
 }
 
 // recorded is what the engine stores right after a create succeeded and before the read

@@ -100,6 +100,22 @@ func (d *systemDirectory) missing(id string) bool {
 	return d.complete && !ok
 }
 
+// idOf is the id of the system last seen with the given name.
+func (d *systemDirectory) idOf(name string) (string, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	found := ""
+	for id, n := range d.names {
+		if n == name {
+			if found != "" {
+				return "", false // renamed since one of them was seen: ask the manager
+			}
+			found = id
+		}
+	}
+	return found, found != ""
+}
+
 func (d *systemDirectory) cached(id string) (string, bool) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()

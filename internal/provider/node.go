@@ -101,7 +101,7 @@ var newNodeResource = newResource(resourceType[nodeObject]{
 
 // checkNodeSystem fails the plan of a node whose system_id names no system, when the
 // provider has seen all systems (at configure); an id still unknown waits for apply.
-func checkNodeSystem(m *manager, plan attrs, diags *diag.Diagnostics) {
+func checkNodeSystem(_ context.Context, m *manager, plan, _ attrs, diags *diag.Diagnostics) {
 	id := plan.str("system_id")
 	if plan.known("system_id") && m.systems.missing(id) {
 		diags.AddAttributeError(path.Root("system_id"), "Unknown system",

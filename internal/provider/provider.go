@@ -256,19 +256,32 @@ func adoptSetting(v types.Bool) (bool, error) {
 }
 
 func (p *apmProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
+	resources := []func() resource.Resource{
 		newSystemResource,
 		newNodeResource,
+		wasServerKind.resource(),
+		webServerKind.resource(),
+		sessionServerKind.resource(),
 	}
+	resources = append(resources, wasPartResources()...)
+	return append(resources, webPartResources()...)
 }
 
 func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
+	dataSources := []func() datasource.DataSource{
 		newSystemsDataSource,
 		newSystemDataSource,
 		newNodesDataSource,
 		newNodeDataSource,
+		wasServerKind.listDataSource(),
+		wasServerKind.dataSource(),
+		webServerKind.listDataSource(),
+		webServerKind.dataSource(),
+		sessionServerKind.listDataSource(),
+		sessionServerKind.dataSource(),
 		newPublicNodesDataSource,
 		newManagerInfoDataSource,
 	}
+	dataSources = append(dataSources, wasPartDataSources()...)
+	return append(dataSources, serverDataSources()...)
 }

@@ -1,0 +1,640 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// WAS, web and session servers are one resource type declared three times: the kinds
+// differ only in their ports and a few WAS settings (serverKind), as in the client. A
+// server belongs to a node, which it refers to by the node's id (<system_id>/<node>): a
+// rename of the system changes no server.
+
+// serverObject is a server with the id of its system, which the server's reads lack.
+type serverObject struct {
+	apm.Server
+	SystemID string
+}
+
+// serverKind is what differs between the kinds of server.
+type serverKind struct {
+	kind  apm.ServerKind
+	name  string // "was_server", for apm_was_server
+	label string // "WAS server"
+	// ports are the kind's port fields; the first is required, the others default to the
+	// manager's value.
+	ports []serverPort
+	// was adds server_type, install_root_path, java_home and force_stop.
+	was bool
+	// example is an import ID in the docs.
+	example string
+}
+
+// serverPort is one port field of a kind, and where it sits in the client's types.
+type serverPort struct {
+	attr, description string
+	views             view
+	get               func(*apm.Server) int64
+	set               func(spec *apm.ServerSpec, settings *apm.ServerSettings, port int64)
+}
+
+var (
+	httpPort = serverPort{"http_port", "HTTP port of the server, 1 to 65535.", everywhere,
+		func(s *apm.Server) int64 { return s.HTTPPort },
+		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPPort, set.HTTPPort = p, p }}
+	ajpPort = serverPort{"ajp_port", "AJP port of the server, 1 to 65535, through which web servers forward to it. Defaults to the manager's choice (none in apmsim: `0`).", inResource | inDetail,
+		func(s *apm.Server) int64 { return s.AJPPort },
+		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.AJPPort, set.AJPPort = p, p }}
+	httpsPort = serverPort{"https_port", "HTTPS port of the server, 1 to 65535. Defaults to the manager's choice. `apm_web_ssl` sets it too: manage it in one place.", inResource | inDetail,
+		func(s *apm.Server) int64 { return s.HTTPSPort },
+		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPSPort, set.HTTPSPort = p, p }}
+	sessionPort = serverPort{"server_port", "Port of the session server, 1 to 65535.", everywhere,
+		func(s *apm.Server) int64 { return s.ServerPort },
+		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.ServerPort, set.ServerPort = p, p }}
+)
+
+var (
+	wasServerKind = &serverKind{kind: apm.KindWAS, name: "was_server", label: "WAS server",
+		ports: []serverPort{httpPort, ajpPort}, was: true, example: "shop/app-01/was-1"}
+	webServerKind = &serverKind{kind: apm.KindWeb, name: "web_server", label: "web server",
+		ports: []serverPort{httpPort, httpsPort}, example: "shop/web-01/web-1"}
+	sessionServerKind = &serverKind{kind: apm.KindSession, name: "session_server", label: "session server",
+		ports: []serverPort{sessionPort}, example: "shop/app-01/session-1"}
+)
+
+// Desired running states, the values of the state attribute.
+const (
+	stateRunning = "running"
+	stateStopped = "stopped"
+)
+
+// Modes of a server's create and delete.
+const (
+	modeInstall  = "install"
+	modeRegister = "register"
+)
+
+var serverIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,63}$`)
+
+func serverIDValidators() []validator.String {
+	return []validator.String{
+		stringvalidator.RegexMatches(serverIDPattern, "must be 1 to 63 characters, each a letter, a digit, '.', '-' or '_'"),
+		stringvalidator.NoneOf(".", "..", "register"),
+	}
+}
+
+// fields is the kind's field table, shared by its resource and data sources.
+func (k *serverKind) fields() []field[serverObject] {
+	fs := []field[serverObject]{
+		stringField("id", "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }),
+		stringField("node_id", "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).replacing().validate(nodeRefValidator{}),
+		stringField("system_name", "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).in(observed),
+		stringField("node_name", "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).in(observed),
+		stringField("server_id", "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",
+			func(s *serverObject) string { return s.ServerID }).replacing().validate(serverIDValidators()...),
+		inputField[serverObject]("mode", "`install` to install a new server on the node, or `register` to register one the node already has "+
+			"(`apm_registerable_servers` lists them). Destroy uninstalls or deregisters accordingly; a deregistered server can be registered again. "+
+			"The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
+			replacing().validate(stringvalidator.OneOf(modeInstall, modeRegister)),
+	}
+	for i, p := range k.ports {
+		f := int64Field(p.attr, p.description, func(s *serverObject) int64 { return p.get(&s.Server) }).in(p.views).input().validateInt64(portValidators()...)
+		if i > 0 {
+			f = f.defaultedInput()
+		}
+		fs = append(fs, f)
+	}
+	if k.was {
+		fs = append(fs,
+			stringField("server_type", "Edition of the WAS server: `Standard` or `Enterprise` (the manager's `S` and `E` mean the same). Defaults to the manager's choice (`Standard`).",
+				func(s *serverObject) string { return string(s.Edition) }).defaultedInput().replacing().
+				validate(stringvalidator.OneOf(string(apm.EditionStandard), string(apm.EditionEnterprise))).sameString(sameEdition),
+			stringField("install_root_path", "Absolute path the server is installed under, with `mode = \"install\"` only. Defaults to the manager's choice.",
+				func(s *serverObject) string { return s.InstallRootPath }).in(inResource|inDetail).defaultedInput().replacing().validate(absolutePathValidator()),
+			stringField("java_home", "Absolute path of the Java installation the server runs on. Defaults to the manager's choice.",
+				func(s *serverObject) string { return s.JavaHome }).in(inResource|inDetail).defaultedInput().validate(absolutePathValidator()),
+		)
+	} else {
+		fs = append(fs, stringField("install_root_path", "Path the server is installed under.",
+			func(s *serverObject) string { return s.InstallRootPath }).in(inDetail))
+	}
+	fs = append(fs,
+		stringField("state", "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
+			"a server started or stopped outside Terraform shows in the next plan. Left out, the running state is not managed.",
+			func(s *serverObject) string { return strings.ToLower(s.Status) }).in(inResource).optionalInput().
+			validate(stringvalidator.OneOf(stateRunning, stateStopped)),
+		stringField("status", "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
+			func(s *serverObject) string { return s.Status }).in(observed),
+	)
+	if k.was {
+		fs = append(fs, inputField[serverObject]("force_stop", "Stop the server at once, without waiting for requests in progress, "+
+			"when apply or destroy stops it. Defaults to `false`.", tftypes.Bool).optionalInput().withDefault(false))
+	}
+	return fs
+}
+
+// sameEdition keeps the configured spelling of an edition the manager spells otherwise.
+func sameEdition(prior, fresh string) bool {
+	p, errP := apm.ParseEdition(prior)
+	f, errF := apm.ParseEdition(fresh)
+	return errP == nil && errF == nil && p == f
+}
+
+// serverIdentity is <system>/<node>/<server_id>, the system by name or id.
+var serverNodePart = idPart{
+	attr: "node_id", form: "<system>/<node>", pieces: 2, accepts: "the system's name or id",
+	resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
+		return m.resolveUnderSystem(ctx, ref)
+	},
+}
+
+func (k *serverKind) resource() func() resource.Resource {
+	return newResource(resourceType[serverObject]{
+		name: k.name,
+		description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
+			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
+			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),
+		fields:        k.fields(),
+		identity:      identity{parts: []idPart{serverNodePart, {attr: "server_id", form: "<server_id>"}}, example: k.example},
+		deleteTimeout: defaultDeleteTimeout * 2,
+		describe:      k.describe,
+		create:        k.create,
+		read:          k.read,
+		update:        k.update,
+		settle:        k.settle,
+		beforeDelete: func(ctx context.Context, m *manager, state attrs) error {
+			return k.onServer(ctx, m, state, func(ref apm.ServerRef) error { return m.converge(ctx, ref, stateStopped, k.force(state)) })
+		},
+		delete:    k.delete,
+		blockers:  k.blockers,
+		checkPlan: k.checkPlan,
+	})
+}
+
+func (k *serverKind) describe(a attrs) string {
+	_, node, _ := splitNodeRef(a.str("node_id"))
+	return fmt.Sprintf("%s %q on node %q", k.label, a.str("server_id"), node)
+}
+
+func (k *serverKind) force(a attrs) bool {
+	var force bool
+	if v, ok := a["force_stop"]; ok && v.IsKnown() && !v.IsNull() {
+		_ = v.As(&force)
+	}
+	return force
+}
+
+// onServer runs call with the reference of the server that a or its plan describes.
+func (k *serverKind) onServer(ctx context.Context, m *manager, a attrs, call func(ref apm.ServerRef) error) error {
+	return m.onNodeRef(ctx, a.str("node_id"), func(systemName, nodeName string) error {
+		return call(apm.ServerRef{Kind: k.kind, ServerID: a.str("server_id"), NodeName: nodeName, SystemName: systemName})
+	})
+}
+
+func (k *serverKind) read(ctx context.Context, m *manager, a attrs) (*serverObject, error) {
+	systemID, _, _ := splitNodeRef(a.str("node_id"))
+	var srv *apm.Server
+	err := k.onServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
+		srv, err = m.GetServer(ctx, ref)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &serverObject{Server: *srv, SystemID: systemID}, nil
+}
+
+func (k *serverKind) create(ctx context.Context, m *manager, plan attrs) error {
+	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
+		spec := apm.ServerSpec{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName,
+			Edition: apm.Edition(plan.str("server_type")), InstallRootPath: plan.str("install_root_path")}
+		var ignored apm.ServerSettings
+		for _, p := range k.ports {
+			p.set(&spec, &ignored, plan.int64(p.attr))
+		}
+		if plan.str("mode") == modeInstall {
+			return m.InstallServer(ctx, k.kind, spec)
+		}
+		err := m.RegisterServer(ctx, k.kind, spec)
+		if apm.HasStatus(err, 404) {
+			return k.notRegisterable(ctx, m, ref, err)
+		}
+		return err
+	})
+}
+
+// notRegisterable adds to a refused registration what the node does offer.
+func (k *serverKind) notRegisterable(ctx context.Context, m *manager, ref apm.ServerRef, err error) error {
+	offered, lerr := m.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
+	if lerr != nil {
+		return err
+	}
+	return fmt.Errorf("%w\n\nNode %q offers %s for registration (data source apm_registerable_servers lists them)",
+		err, ref.NodeName, registerableIDs(offered, k.label))
+}
+
+func registerableIDs(offered []apm.RegisterableServer, label string) string {
+	if len(offered) == 0 {
+		return "no " + label
+	}
+	ids := make([]string, len(offered))
+	for i, s := range offered {
+		ids[i] = fmt.Sprintf("%q", s.ServerID)
+	}
+	slices.Sort(ids)
+	return label + "s " + strings.Join(ids, ", ")
+}
+
+// update sends the settings that changed; settle then brings the running state.
+func (k *serverKind) update(ctx context.Context, m *manager, plan, state attrs) error {
+	var settings apm.ServerSettings
+	var ignored apm.ServerSpec
+	changed := false
+	for _, p := range k.ports {
+		if plan.known(p.attr) && !plan[p.attr].Equal(state[p.attr]) {
+			p.set(&ignored, &settings, plan.int64(p.attr))
+			changed = true
+		}
+	}
+	if k.was && plan.known("java_home") && !plan["java_home"].Equal(state["java_home"]) {
+		settings.JavaHome, changed = plan.str("java_home"), true
+	}
+	if !changed {
+		return nil
+	}
+	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error { return m.ModifyServer(ctx, ref, settings) })
+}
+
+// settle applies what the install or register body cannot carry (a WAS server's
+// java_home), then brings the server to its declared state.
+func (k *serverKind) settle(ctx context.Context, m *manager, plan attrs) error {
+	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
+		if k.was && plan.known("java_home") {
+			srv, err := m.GetServer(ctx, ref)
+			if err != nil {
+				return err
+			}
+			if srv.JavaHome != plan.str("java_home") {
+				if err := m.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.str("java_home")}); err != nil {
+					return err
+				}
+			}
+		}
+		if !plan.known("state") {
+			return nil
+		}
+		return m.converge(ctx, ref, plan.str("state"), k.force(plan))
+	})
+}
+
+func (k *serverKind) delete(ctx context.Context, m *manager, state attrs) error {
+	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
+		// Without a mode (imported, never applied), deregistering keeps the server's
+		// files on the node: the safe choice.
+		if state.str("mode") == modeInstall {
+			return m.UninstallServer(ctx, ref)
+		}
+		return m.DeregisterServer(ctx, ref)
+	})
+}
+
+// blockers names the parts that hold a WAS server; other kinds have none.
+func (k *serverKind) blockers(ctx context.Context, m *manager, state attrs) ([]string, error) {
+	if !k.was {
+		return nil, nil
+	}
+	var names []string
+	err := k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
+		srv, err := m.GetServer(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if srv.SessionCluster != nil {
+			names = append(names, "its session clustering (apm_was_session_cluster)")
+		}
+		for _, ds := range srv.Datasources {
+			names = append(names, fmt.Sprintf("datasource %q (apm_was_datasource)", ds))
+		}
+		apps, err := m.ApplicationStatuses(ctx, ref)
+		if err != nil {
+			return err
+		}
+		for _, a := range apps {
+			names = append(names, fmt.Sprintf("application %q (apm_was_application)", a.ContextPath))
+		}
+		return nil
+	})
+	return names, err
+}
+
+// checkPlan refuses at plan what cannot work: install_root_path with register, and a
+// registration of a server that an existing node does not offer.
+func (k *serverKind) checkPlan(ctx context.Context, m *manager, plan, prior attrs, diags *diag.Diagnostics) {
+	if plan.str("mode") == modeRegister && plan.known("install_root_path") && len(prior) == 0 {
+		diags.AddAttributeError(path.Root("install_root_path"), "install_root_path needs mode = \"install\"",
+			"A registered server stays where it is installed; leave install_root_path out with mode = \"register\".")
+	}
+	if len(prior) > 0 || plan.str("mode") != modeRegister || !plan.known("node_id") || !plan.known("server_id") {
+		return
+	}
+	err := k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
+		offered, err := m.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(offered, func(s apm.RegisterableServer) bool { return s.ServerID == ref.ServerID }) {
+			diags.AddAttributeError(path.Root("server_id"), "No such registerable "+k.label, fmt.Sprintf(
+				"Node %q of system %q offers no registerable %s %q; it offers %s. Use one of those (data source apm_registerable_servers lists them), or mode = \"install\".",
+				ref.NodeName, ref.SystemName, k.label, ref.ServerID, registerableIDs(offered, k.label)))
+		}
+		return nil
+	})
+	if err != nil && !isGone(err) && !apm.HasStatus(err, 404) {
+		diags.AddWarning("Could not check the registration of "+k.describe(plan), explain(err)+"\n\nApply will tell whether the node offers it.")
+	}
+}
+
+// converge brings a server to the running state want, waiting through the transitional
+// states. It acts on what it reads, so that a server already there costs one GET.
+func (m *manager) converge(ctx context.Context, ref apm.ServerRef, want string, force bool) error {
+	what := fmt.Sprintf("%s %q on node %q of system %q", serverLabel(ref.Kind), ref.ServerID, ref.NodeName, ref.SystemName)
+	for attempt := 0; ; attempt++ {
+		srv, err := m.GetServer(ctx, ref)
+		if err != nil {
+			return err
+		}
+		status := strings.ToLower(srv.Status)
+		switch {
+		case status == want:
+			return nil
+		case status == "starting" || status == "stopping":
+			// Someone else's start or stop is under way: let it finish, then decide.
+			if _, err := m.waitServer(ctx, ref, what, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}); err != nil {
+				return err
+			}
+			continue
+		}
+		var act error
+		if want == stateRunning {
+			act = m.StartServer(ctx, ref)
+		} else {
+			act = m.StopServer(ctx, ref, force && ref.Kind == apm.KindWAS)
+		}
+		if apm.IsActionFailed(act) && attempt < 2 {
+			continue // the state changed under us ("already running", "is stopping"): look again
+		}
+		if act != nil {
+			return act
+		}
+		// A manager may report the former state for a moment after accepting the action.
+		pending := []string{"starting", stateStopped}
+		if want == stateStopped {
+			pending = []string{"stopping", stateRunning}
+		}
+		_, err = m.waitServer(ctx, ref, what, pending, []string{want})
+		return err
+	}
+}
+
+// waitServer polls the server's detail until its status is a target.
+func (m *manager) waitServer(ctx context.Context, ref apm.ServerRef, what string, pending, target []string) (*apm.Server, error) {
+	return apm.Poll[*apm.Server]{
+		What: what, Pending: pending, Target: target,
+		Refresh: func(ctx context.Context) (*apm.Server, string, error) {
+			s, err := m.GetServer(ctx, ref)
+			if err != nil {
+				return nil, "", err
+			}
+			return s, s.Status, nil
+		},
+	}.Wait(ctx)
+}
+
+func serverLabel(kind apm.ServerKind) string {
+	for _, k := range serverKinds {
+		if k.kind == kind {
+			return k.label
+		}
+	}
+	return string(kind) + " server"
+}
+
+// serverKinds are the kinds in the order the docs list them.
+var serverKinds = []*serverKind{wasServerKind, webServerKind, sessionServerKind}
+
+// splitNodeRef splits a node's id <system_id>/<node>.
+func splitNodeRef(ref string) (systemID, node string, ok bool) {
+	systemID, node, ok = strings.Cut(ref, "/")
+	return systemID, node, ok && systemID != "" && node != "" && !strings.Contains(node, "/")
+}
+
+// onNodeRef runs call with the current system name and the node name of a node id.
+func (m *manager) onNodeRef(ctx context.Context, ref string, call func(systemName, nodeName string) error) error {
+	systemID, node, ok := splitNodeRef(ref)
+	if !ok {
+		return fmt.Errorf("%q is not a node id (<system_id>/<node>, such as apm_node.example.id)", ref)
+	}
+	return m.onSystem(ctx, systemID, func(systemName string) error { return call(systemName, node) })
+}
+
+// resolveUnderSystem resolves the system (name or id) that starts an import ID part
+// such as <system>/<node>, and keeps the rest.
+func (m *manager) resolveUnderSystem(ctx context.Context, ref string) (string, error) {
+	system, rest, _ := strings.Cut(ref, "/")
+	id, err := m.resolveSystem(ctx, system)
+	if err != nil {
+		return "", err
+	}
+	return id + "/" + rest, nil
+}
+
+// nodeRefValidator checks the shape of a node id, so that a node's name or its node_id
+// (the manager's nodeId) fails at plan with the way out.
+type nodeRefValidator struct{}
+
+func (nodeRefValidator) Description(context.Context) string {
+	return "must be a node's id, <system_id>/<node>"
+}
+
+func (v nodeRefValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (nodeRefValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, _, ok := splitNodeRef(req.ConfigValue.ValueString()); !ok {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid node reference", fmt.Sprintf(
+			"%s must be the id of a node, <system_id>/<node>, such as apm_node.example.id; got %q. "+
+				"(apm_node's node_id attribute is the manager's nodeId, which is not it.)", req.Path, req.ConfigValue.ValueString()))
+	}
+}
+
+// absolutePathValidator accepts an absolute path.
+func absolutePathValidator() validator.String {
+	return stringvalidator.RegexMatches(regexp.MustCompile(`^/`), "must be an absolute path, starting with /")
+}
+
+// ---- data sources ----
+
+func (k *serverKind) dataSource() func() datasource.DataSource {
+	return newDataSource(dataSourceType[serverObject]{
+		name:        k.name,
+		description: fmt.Sprintf("Reads one %s by system, node and server id, with its status. Fails when it does not exist.", k.label),
+		fields:      k.fields(),
+		keys:        []string{"system_name", "node_name", "server_id"},
+		read: func(ctx context.Context, m *manager, config attrs) (*serverObject, error) {
+			system, err := m.getSystem(ctx, config.str("system_name"))
+			if err != nil {
+				return nil, err
+			}
+			srv, err := m.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.str("server_id"), NodeName: config.str("node_name"), SystemName: system.SystemName})
+			if err != nil {
+				return nil, err
+			}
+			return &serverObject{Server: *srv, SystemID: system.SystemID}, nil
+		},
+	})
+}
+
+func (k *serverKind) listDataSource() func() datasource.DataSource {
+	return newListDataSource(listDataSourceType[serverObject]{
+		name:        k.name + "s",
+		description: fmt.Sprintf("Lists the %ss of the manager, or of one system or node, sorted by system, node and server id.", k.label),
+		listName:    "servers",
+		listDesc:    fmt.Sprintf("The %ss.", k.label),
+		fields:      k.fields(),
+		filters: map[string]dschema.Attribute{
+			"system_name": optionalString("Only list the servers of this system.", systemNameValidators()...),
+			"node_name":   optionalString("Only list the servers of nodes with this name.", nodeNameValidators()...),
+		},
+		list: k.list,
+	})
+}
+
+// list lists the kind's servers (one GET) with their systems' ids (one more).
+func (k *serverKind) list(ctx context.Context, m *manager, config attrs) ([]serverObject, error) {
+	systems, err := m.listSystems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make(map[string]string, len(systems))
+	for _, s := range systems {
+		ids[s.SystemName] = s.SystemID
+	}
+	system, node := config.str("system_name"), config.str("node_name")
+	if _, ok := ids[system]; system != "" && !ok {
+		return nil, fmt.Errorf("no system is named %q (the manager has %d systems; apm_systems lists them): %w", system, len(systems), errGone)
+	}
+	servers, err := m.ListServers(ctx, k.kind)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serverObject, 0, len(servers))
+	for _, s := range servers {
+		if (system == "" || s.SystemName == system) && (node == "" || s.NodeName == node) {
+			out = append(out, serverObject{Server: s, SystemID: ids[s.SystemName]})
+		}
+	}
+	slices.SortFunc(out, func(a, b serverObject) int {
+		return strings.Compare(a.SystemName+"/"+a.NodeName+"/"+a.ServerID, b.SystemName+"/"+b.NodeName+"/"+b.ServerID)
+	})
+	return out, nil
+}
+
+// ---- references to servers, for their parts ----
+
+// serverRefPart is the import ID part of a reference to a server, <system>/<node>/<server_id>,
+// stored in attr as the server's id (<system_id>/<node>/<server_id>).
+func serverRefPart(attr string) idPart {
+	return idPart{
+		attr: attr, form: "<system>/<node>/<server_id>", pieces: 3, accepts: "the system's name or id",
+		resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
+			return m.resolveUnderSystem(ctx, ref)
+		},
+	}
+}
+
+// splitServerRef splits a server's id <system_id>/<node>/<server_id>.
+func splitServerRef(ref string) (nodeRef, serverID string, ok bool) {
+	i := strings.LastIndex(ref, "/")
+	if i < 0 {
+		return "", "", false
+	}
+	nodeRef, serverID = ref[:i], ref[i+1:]
+	_, _, ok = splitNodeRef(nodeRef)
+	return nodeRef, serverID, ok && serverID != ""
+}
+
+// onServerRef runs call with the reference of the server of kind whose id is ref
+// (<system_id>/<node>/<server_id>), under the system's current name.
+func (m *manager) onServerRef(ctx context.Context, kind apm.ServerKind, ref string, call func(apm.ServerRef) error) error {
+	nodeRef, serverID, ok := splitServerRef(ref)
+	if !ok {
+		return fmt.Errorf("%q is not a server id (<system_id>/<node>/<server_id>, such as apm_%s_server.example.id)", ref, kind)
+	}
+	return m.onNodeRef(ctx, nodeRef, func(systemName, nodeName string) error {
+		return call(apm.ServerRef{Kind: kind, ServerID: serverID, NodeName: nodeName, SystemName: systemName})
+	})
+}
+
+// serverID is the id (<system_id>/<node>/<server_id>) of the server that the manager
+// names by its system's name, as a web server's workers do.
+func (m *manager) serverID(ctx context.Context, systemName, nodeName, serverID string) (string, error) {
+	id, err := m.systemID(ctx, systemName)
+	if err != nil {
+		return "", err
+	}
+	return id + "/" + nodeName + "/" + serverID, nil
+}
+
+// systemID is the id of the system with the given name: from the directory, else from
+// one read of the system.
+func (m *manager) systemID(ctx context.Context, name string) (string, error) {
+	if id, ok := m.systems.idOf(name); ok {
+		return id, nil
+	}
+	s, err := m.getSystem(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return s.SystemID, nil
+}
+
+// serverRefValidator checks the shape of a server id, so that a server_id (the
+// manager's serverId) given where the server's id belongs fails at plan.
+type serverRefValidator struct{ kind string }
+
+func (v serverRefValidator) Description(context.Context) string {
+	return fmt.Sprintf("must be the id of an apm_%s_server, <system_id>/<node>/<server_id>", v.kind)
+}
+
+func (v serverRefValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v serverRefValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, _, ok := splitServerRef(req.ConfigValue.ValueString()); !ok {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid server reference", fmt.Sprintf(
+			"%s must be the id of a server, <system_id>/<node>/<server_id>, such as apm_%s_server.example.id; got %q. "+
+				"(The server_id attribute is the manager's serverId, which is not it.)", req.Path, v.kind, req.ConfigValue.ValueString()))
+	}
+}

@@ -1,0 +1,7 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+)
+
+func serverDataSources() []func() datasource.DataSource { return nil }

@@ -1,0 +1,188 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+)
+
+// serverHCL declares apm_<kind>_server.<label> on apm_node.<node>, with the given body
+// lines besides node_id.
+func serverHCL(kind, label, node string, lines ...string) string {
+	return fmt.Sprintf(`
+resource "apm_%s_server" %q {
+  node_id = apm_node.%s.id
+  %s
+}
+`, kind, label, node, strings.Join(lines, "\n  "))
+}
+
+// shopNodeHCL declares the system "shop" and its node app-01 (apm_node.app).
+func shopNodeHCL() string {
+	return systemHCL("shop", "shop") + nodeHCL("app", "apm_system.shop.id", "app-01", "10.0.0.21", 7730)
+}
+
+// wasRef is the WAS server id on shop/app-01.
+func wasRef(id string) apm.ServerRef {
+	return apm.ServerRef{Kind: apm.KindWAS, ServerID: id, NodeName: "app-01", SystemName: "shop"}
+}
+
+// checkServer compares the manager's server with want, a function that returns why not.
+func (e *accEnv) checkServer(ref apm.ServerRef, want func(s *apm.Server) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		s, err := e.admin.GetServer(e.ctx(), ref)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+		if err := want(s); err != nil {
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+		return nil
+	}
+}
+
+func serverIs(status string, httpPort int64) func(s *apm.Server) error {
+	return func(s *apm.Server) error {
+		if s.Status != status || s.HTTPPort != httpPort {
+			return fmt.Errorf("is %s on %d, want %s on %d", s.Status, s.HTTPPort, status, httpPort)
+		}
+		return nil
+	}
+}
+
+// A WAS server: install and start, change ports and java_home in place and stop, drift
+// (started and moved outside Terraform) repaired, import, replacement by edition.
+func TestAccWASServer_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	config := func(lines ...string) string {
+		return env.config(shopNodeHCL() + serverHCL("was", "a", "app", lines...))
+	}
+	first := config(`server_id = "was-1"`, `mode = "install"`, `http_port = 8080`, `ajp_port = 8009`, `state = "running"`)
+	second := config(`server_id = "was-1"`, `mode = "install"`, `http_port = 8081`, `ajp_port = 8009`,
+		`java_home = "/opt/jdk-21"`, `state = "stopped"`, `force_stop = true`)
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           first,
+			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_was_server.a", plancheck.ResourceActionCreate)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("server_type"), knownvalue.StringExact("Standard")),
+				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("install_root_path"), knownvalue.StringExact("/opt/apm/was/was-1")),
+				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("force_stop"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("state"), knownvalue.StringExact("running")),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkExists("apm_was_server.a"),
+				env.checkServer(wasRef("was-1"), serverIs("running", 8080)),
+				resource.TestCheckResourceAttrPair("apm_was_server.a", "node_id", "apm_node.app", "id"),
+			),
+		},
+		{
+			Config:           second,
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionUpdate}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(wasRef("was-1"), serverIs("stopped", 8081)),
+				env.checkServer(wasRef("was-1"), func(s *apm.Server) error {
+					if s.JavaHome != "/opt/jdk-21" {
+						return fmt.Errorf("javaHome %q", s.JavaHome)
+					}
+					return nil
+				}),
+			),
+		},
+		{
+			// Another operator started it and moved its HTTP port.
+			PreConfig: func() {
+				env.must(env.admin.ModifyServer(env.ctx(), wasRef("was-1"), apm.ServerSettings{HTTPPort: 9090}))
+				env.must(env.admin.StartServer(env.ctx(), wasRef("was-1")))
+			},
+			Config: second,
+			ConfigPlanChecks: applied(
+				exactActions{"apm_was_server.a": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("http_port"), knownvalue.Int64Exact(8081)),
+			),
+			Check: env.checkServer(wasRef("was-1"), serverIs("stopped", 8081)),
+		},
+		{
+			ResourceName:            "apm_was_server.a",
+			ImportState:             true,
+			ImportStateId:           "shop/app-01/was-1",
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"mode", "force_stop"}, // not reported by the manager
+		},
+		{
+			// The edition cannot change in place: the server is replaced (stopped first).
+			Config: config(`server_id = "was-1"`, `mode = "install"`, `http_port = 8081`, `ajp_port = 8009`,
+				`java_home = "/opt/jdk-21"`, `state = "running"`, `server_type = "Enterprise"`),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroyBeforeCreate}),
+			Check: env.checkServer(wasRef("was-1"), func(s *apm.Server) error {
+				if s.Edition != apm.EditionEnterprise || s.Status != "running" {
+					return fmt.Errorf("is %s %s", s.Edition, s.Status)
+				}
+				return nil
+			}),
+		},
+	})
+}
+
+// Without state in the configuration the running state is not managed: a server started
+// outside Terraform is no drift.
+func TestAccSessionServer_stateLeftAlone(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(shopNodeHCL() + serverHCL("session", "s", "app", `server_id = "session-1"`, `mode = "install"`, `server_port = 15200`))
+	ref := apm.ServerRef{Kind: apm.KindSession, ServerID: "session-1", NodeName: "app-01", SystemName: "shop"}
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:            config,
+			ConfigPlanChecks:  applied(),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("apm_session_server.s", tfjsonpath.New("state"), knownvalue.Null())},
+			Check:             env.checkServer(ref, func(s *apm.Server) error { return want(s.Status == "stopped", "status %s", s.Status) }),
+		},
+		{
+			PreConfig: func() { env.must(env.admin.StartServer(env.ctx(), ref)) },
+			Config:    config,
+			PlanOnly:  true,
+		},
+	})
+}
+
+// A start that takes longer than timeouts.create fails, naming the server, its last
+// state and the timeout; the server is recorded (tainted) and the next apply, with time
+// enough, replaces it.
+func TestAccWebServer_startTimesOut(t *testing.T) {
+	env := newAccEnvWith(t, apmsimtest.WithTransitionDelay(2*time.Second))
+	config := func(timeout string) string {
+		return env.config(shopNodeHCL() + serverHCL("web", "w", "app", `server_id = "web-1"`, `mode = "install"`, `http_port = 80`,
+			`state = "running"`, fmt.Sprintf(`timeouts = { create = %q }`, timeout)))
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:      config("500ms"),
+			ExpectError: errorMatching(`timed out after`, `web server "web-1" on node "app-01" of system "shop" to be running (last state: starting)`, `timeouts.create is 500ms`),
+		},
+		{
+			Config:           config("30s"),
+			ConfigPlanChecks: applied(exactActions{"apm_web_server.w": plancheck.ResourceActionDestroyBeforeCreate}),
+			Check: env.checkServer(apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "app-01", SystemName: "shop"},
+				func(s *apm.Server) error { return want(s.Status == "running", "status %s", s.Status) }),
+		},
+	})
+}
+
+// want is nil when ok, else the formatted complaint.
+func want(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf(format, args...)
+}
