@@ -186,3 +186,98 @@ func want(ok bool, format string, args ...any) error {
 	}
 	return fmt.Errorf(format, args...)
 }
+
+// Registering: an id the existing node does not offer fails at plan, naming what it
+// offers; a registered server starts as declared; destroy deregisters it, and the node
+// offers it again.
+func TestAccWASServer_register(t *testing.T) {
+	env := newAccEnv(t)
+	register := func(id string, port int) string {
+		return env.config(shopNodeHCL() + serverHCL("was", "r", "app", fmt.Sprintf(`server_id = %q`, id), `mode = "register"`,
+			fmt.Sprintf(`http_port = %d`, port), `state = "running"`))
+	}
+	offered := func(offer bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			list, err := env.admin.ListRegisterableServers(env.ctx(), apm.KindWAS, "shop", "app-01")
+			if err != nil {
+				return err
+			}
+			found := false
+			for _, s := range list {
+				found = found || s.ServerID == "was-reg-1"
+			}
+			return want(found == offer, "was-reg-1 offered for registration: %v, want %v", found, offer)
+		}
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{Config: env.config(shopNodeHCL()), ConfigPlanChecks: applied(), Check: offered(true)},
+		{
+			Config:      register("was-nope", 18080),
+			PlanOnly:    true,
+			ExpectError: errorMatching(`No such registerable WAS server`, `offers no registerable WAS server "was-nope"; it offers WAS servers "was-reg-1"`),
+		},
+		{
+			Config:           register("was-reg-1", 18080),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.r": plancheck.ResourceActionCreate}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(wasRef("was-reg-1"), serverIs("running", 18080)),
+				offered(false),
+			),
+		},
+		{
+			// Destroying the server stops and deregisters it: the node offers it again.
+			Config:           env.config(shopNodeHCL()),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.r": plancheck.ResourceActionDestroy}),
+			Check:            offered(true),
+		},
+	})
+}
+
+// Where the node is created in the same run, its id is unknown at plan: the registration
+// fails at apply (when the plan is made again with the node known), listing what the node
+// offers.
+func TestAccSessionServer_registerUnknownFailsAtApply(t *testing.T) {
+	env := newAccEnv(t)
+	env.testUntilEmpty([]resource.TestStep{{
+		Config: env.config(shopNodeHCL() + serverHCL("session", "s", "app", `server_id = "nope"`, `mode = "register"`, `server_port = 15300`)),
+		ExpectError: errorMatching(`Error running apply`, `offers no registerable session server "nope"; it offers session servers "session-reg-1"`),
+	}})
+}
+
+// A web server: install with the manager's default HTTPS port, change it in place,
+// import, and a port changed outside Terraform repaired.
+func TestAccWebServer_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	ref := apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "app-01", SystemName: "shop"}
+	config := func(lines ...string) string {
+		return env.config(shopNodeHCL() + serverHCL("web", "w", "app", append([]string{`server_id = "web-1"`, `mode = "install"`, `http_port = 80`}, lines...)...))
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           config(),
+			ConfigPlanChecks: applied(plancheck.ExpectUnknownValue("apm_web_server.w", tfjsonpath.New("https_port"))),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("apm_web_server.w", tfjsonpath.New("state"), knownvalue.Null()),
+			},
+			Check: env.checkServer(ref, serverIs("stopped", 80)),
+		},
+		{
+			Config:           config(`https_port = 8443`, `state = "running"`),
+			ConfigPlanChecks: applied(exactActions{"apm_web_server.w": plancheck.ResourceActionUpdate}),
+			Check: env.checkServer(ref, func(s *apm.Server) error {
+				return want(s.HTTPSPort == 8443 && s.Status == "running", "https %d, %s", s.HTTPSPort, s.Status)
+			}),
+		},
+		{
+			PreConfig:        func() { env.must(env.admin.ModifyServer(env.ctx(), ref, apm.ServerSettings{HTTPSPort: 9443})) },
+			Config:           config(`https_port = 8443`, `state = "running"`),
+			ConfigPlanChecks: applied(exactActions{"apm_web_server.w": plancheck.ResourceActionUpdate}),
+			Check:            env.checkServer(ref, func(s *apm.Server) error { return want(s.HTTPSPort == 8443, "https %d", s.HTTPSPort) }),
+		},
+		{
+			ResourceName: "apm_web_server.w", ImportState: true, ImportStateVerify: true,
+			ImportStateIdFunc:       importIDFrom("apm_system.shop", "/app-01/web-1"),
+			ImportStateVerifyIgnore: []string{"mode"}, // not reported by the manager
+		},
+	})
+}

@@ -1,0 +1,4 @@
+# A WAS server is imported by "<system>/<node>/<server_id>", where <system> is the system's name or id.
+# The manager does not report mode or force_stop: set them in the configuration; the first apply
+# after the import records them without replacing the server.
+terraform import apm_was_server.example shop-prod/app-01/was-1
