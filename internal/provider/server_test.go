@@ -239,7 +239,7 @@ func TestAccWASServer_register(t *testing.T) {
 func TestAccSessionServer_registerUnknownFailsAtApply(t *testing.T) {
 	env := newAccEnv(t)
 	env.testUntilEmpty([]resource.TestStep{{
-		Config: env.config(shopNodeHCL() + serverHCL("session", "s", "app", `server_id = "nope"`, `mode = "register"`, `server_port = 15300`)),
+		Config:      env.config(shopNodeHCL() + serverHCL("session", "s", "app", `server_id = "nope"`, `mode = "register"`, `server_port = 15300`)),
 		ExpectError: errorMatching(`Error running apply`, `offers no registerable session server "nope"; it offers session servers "session-reg-1"`),
 	}})
 }
