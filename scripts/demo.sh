@@ -3,8 +3,9 @@
 # free local port with a fresh random admin key, applies examples/quickstart with the locally built
 # provider (dev_overrides, no registry, no init), checks that a refresh-only plan finds no drift, renames
 # the system in HCL (1 to change; the nodes refer to the system by id and are not touched), checks for
-# drift again, changes a node behind the CLI's back, shows that a plan detects the drift, destroys
-# everything and stops apmsim.
+# drift again, changes a node behind the CLI's back, shows that a plan detects the drift and destroys
+# it all. Then it applies examples/topology (servers and their parts), stops a WAS server behind the
+# CLI's back, shows the drift in a plan, repairs it with apply, destroys everything and stops apmsim.
 # The CLI is the `terraform` on PATH when there is one, else OpenTofu 1.12.6 from scripts/install-clis.sh.
 # DEMO_CLI=/abs/path/to/tofu-or-terraform picks one explicitly.
 set -euo pipefail
@@ -202,4 +203,64 @@ esac
 header "$cli_name destroy -auto-approve"
 tf destroy -auto-approve -input=false "${vars[@]}"
 
-header "Demo finished: apply, no false drift, rename in place, drift detection and destroy worked against apmsim at $url"
+# api METHOD PATH [BODY]: one request to the manager. The key goes to curl through its config on
+# stdin and the body through a file in .build/demo (mode 700), never on a command line.
+api() {
+  local method="$1" path="$2" body="${3:-}" sep="?"
+  case "$path" in *\?*) sep="&" ;; esac
+  local args=(-sS --fail-with-body --cacert "$demo/ca.pem" -X "$method" -o "$demo/api.json")
+  if [ -n "$body" ]; then
+    printf '%s' "$body" >"$demo/body.json"
+    args+=(-H 'Content-Type: application/json' --data "@$demo/body.json")
+  fi
+  curl "${args[@]}" -K - <<CURL || die "$method $path failed: $(cat "$demo/api.json" 2>/dev/null)"
+url = "$url$path${sep}key=$APM_API_KEY"
+CURL
+}
+
+header "Topology (examples/topology): the datasource orders-ds that the WAS servers attach, made on the manager's API"
+api POST /rest/resource/databases \
+  '{"resourceName":"orders-db","databaseType":"PostgreSQL","host":"10.0.1.30","port":5432,"databaseName":"orders","userName":"shop","password":"Demo-only-1"}'
+api POST /rest/resource/datasources '{"resourceName":"orders-ds","databaseResourceName":"orders-db"}'
+echo "database orders-db and datasource orders-ds created"
+
+cd "$demo"
+mkdir -p topology
+cp -R "$repo/examples/topology/." topology/
+cd topology
+vars=()
+
+header "$cli_name apply -auto-approve (examples/topology: 3 nodes; a web server with workers to two WAS servers; session clustering, a datasource and an application on each)"
+tf apply -auto-approve -input=false
+expect_no_drift "after applying the topology"
+
+system_name="$("$cli" output -raw system_name)"
+was1="/rest/was/servers/was-1/nodes/app-01/systems/$system_name"
+header "Stopping WAS server was-1 out of band (POST $was1/action {\"action\":\"stop\"})"
+api POST "$was1/action" '{"action":"stop","force":true}'
+echo "was-1 stopped behind Terraform's back"
+
+header "$cli_name plan -detailed-exitcode (expect the stopped server: exit status 2)"
+rc=0
+tf plan -detailed-exitcode -input=false | tee "$demo/topology-plan.txt" || rc=${PIPESTATUS[0]}
+case "$rc" in
+  2) ;;
+  0) die "plan reported no changes: the stopped server was NOT detected" ;;
+  *) die "plan failed (exit status $rc)" ;;
+esac
+grep -q 'apm_was_server.this\["was-1"\] will be updated in-place' "$demo/topology-plan.txt" ||
+  die "the plan does not update apm_was_server.this[\"was-1\"]"
+echo
+echo "plan exit status 2: was-1 is to be started again"
+
+header "$cli_name apply -auto-approve (repairs the drift: starts was-1 and waits until it runs)"
+tf apply -auto-approve -input=false
+api GET "$was1"
+grep -q '"status":"running"' "$demo/api.json" || die "was-1 is not running after the repair: $(cat "$demo/api.json")"
+echo "was-1 is running again"
+expect_no_drift "after the repair"
+
+header "$cli_name destroy -auto-approve (the topology: parts first, then servers stopped and uninstalled, nodes, system)"
+tf destroy -auto-approve -input=false
+
+header "Demo finished: apply, no false drift, rename in place, drift detection and repair, and destroy worked against apmsim at $url"
