@@ -105,12 +105,16 @@ func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest
 		deleteDescription = fmt.Sprintf("How long a delete may wait while the manager refuses it because other objects still depend on this one, "+
 			"as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(r.t.deleteTimeout))
 	}
+	waits := ""
+	if r.t.settle != nil {
+		waits = ", and the wait until the manager reports the declared state"
+	}
 	attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
 		Create: true, Update: true, Delete: true,
-		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries, and the look-up that follows an answer lost on the way back. "+
-			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", formatDuration(defaultCreateTimeout)),
-		UpdateDescription: fmt.Sprintf("How long an update may take, retries included; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
-			formatDuration(defaultUpdateTimeout)),
+		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries, the look-up that follows an answer lost on the way back%s. "+
+			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", waits, formatDuration(defaultCreateTimeout)),
+		UpdateDescription: fmt.Sprintf("How long an update may take, retries included%s; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
+			waits, formatDuration(defaultUpdateTimeout)),
 		DeleteDescription: deleteDescription,
 	})
 	resp.Schema = rschema.Schema{MarkdownDescription: r.t.description, Attributes: attributes}
