@@ -102,8 +102,12 @@ func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest
 	attributes := resourceAttributes(r.t.fields, r.t.name)
 	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(defaultDeleteTimeout))
 	if r.t.deleteTimeout > 0 {
-		deleteDescription = fmt.Sprintf("How long a delete may wait while the manager refuses it because other objects still depend on this one, "+
-			"as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(r.t.deleteTimeout))
+		stop := ""
+		if r.t.beforeDelete != nil {
+			stop = "the stop that comes first and "
+		}
+		deleteDescription = fmt.Sprintf("How long a delete may take, %sthe wait while the manager refuses it because other objects still depend on this one included, "+
+			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, formatDuration(r.t.deleteTimeout))
 	}
 	waits := ""
 	if r.t.settle != nil {
