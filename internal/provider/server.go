@@ -396,8 +396,11 @@ func (m *manager) converge(ctx context.Context, ref apm.ServerRef, want string, 
 		} else {
 			act = m.StopServer(ctx, ref, force && ref.Kind == apm.KindWAS)
 		}
-		if apm.IsActionFailed(act) && attempt < 2 {
-			continue // the state changed under us ("already running", "is stopping"): look again
+		if (apm.IsActionFailed(act) || apm.OutcomeUnknown(act)) && attempt < 2 {
+			// The state changed under us ("already running", "is stopping"), or the answer
+			// was lost and the action may have been carried out: look again, and act on what
+			// the manager says.
+			continue
 		}
 		if act != nil {
 			return act

@@ -281,3 +281,34 @@ func TestAccWebServer_lifecycle(t *testing.T) {
 		},
 	})
 }
+
+// The answers to a start and to a stop are lost after the manager carried them out: the
+// provider looks again and finds the server where it should be, instead of failing and
+// tainting it.
+func TestAccFaults_lostStartAndStopAnswers(t *testing.T) {
+	env := newAccEnv(t)
+	config := func(state string) string {
+		return env.config(shopNodeHCL() + serverHCL("was", "a", "app", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
+			fmt.Sprintf(`state = %q`, state)))
+	}
+	actions := func(sent int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			n := env.sim.Sim.RequestCounts()["POST /rest/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}/action"]
+			return want(n == sent, "%d actions sent, want %d (a lost answer that took effect must not be sent again)", n, sent)
+		}
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			PreConfig:        func() { env.faults("POST /rest/was/servers/*/action status=502 after=true times=1") },
+			Config:           config("running"),
+			ConfigPlanChecks: applied(),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkServer(wasRef("was-1"), serverIs("running", 8080)), actions(1)),
+		},
+		{
+			PreConfig:        func() { env.faults("POST /rest/was/servers/*/action reset=true after=true times=1") },
+			Config:           config("stopped"),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionUpdate}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkServer(wasRef("was-1"), serverIs("stopped", 8080)), actions(2)),
+		},
+	})
+}
