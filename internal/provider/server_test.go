@@ -312,3 +312,49 @@ func TestAccFaults_lostStartAndStopAnswers(t *testing.T) {
 		},
 	})
 }
+
+// A session server: install stopped, start and move its port in place, a server stopped
+// outside Terraform started again, import, and replacement by a new server id.
+func TestAccSessionServer_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	ref := func(id string) apm.ServerRef {
+		return apm.ServerRef{Kind: apm.KindSession, ServerID: id, NodeName: "app-01", SystemName: "shop"}
+	}
+	config := func(id string, port int, state string) string {
+		return env.config(shopNodeHCL() + serverHCL("session", "s", "app", fmt.Sprintf(`server_id = %q`, id), `mode = "install"`,
+			fmt.Sprintf(`server_port = %d`, port), fmt.Sprintf(`state = %q`, state)))
+	}
+	port := func(id string, p int64, status string) resource.TestCheckFunc {
+		return env.checkServer(ref(id), func(s *apm.Server) error {
+			return want(s.ServerPort == p && s.Status == status, "port %d %s, want %d %s", s.ServerPort, s.Status, p, status)
+		})
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{Config: config("session-1", 15200, "stopped"), ConfigPlanChecks: applied(), Check: port("session-1", 15200, "stopped")},
+		{
+			Config:           config("session-1", 15201, "running"),
+			ConfigPlanChecks: applied(exactActions{"apm_session_server.s": plancheck.ResourceActionUpdate}),
+			Check:            port("session-1", 15201, "running"),
+		},
+		{
+			PreConfig: func() { env.must(env.admin.StopServer(env.ctx(), ref("session-1"), false)) },
+			Config:    config("session-1", 15201, "running"),
+			ConfigPlanChecks: applied(exactActions{"apm_session_server.s": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_session_server.s", tfjsonpath.New("state"), knownvalue.StringExact("running"))),
+			Check: port("session-1", 15201, "running"),
+		},
+		{
+			ResourceName: "apm_session_server.s", ImportState: true, ImportStateVerify: true,
+			ImportStateId:           "shop/app-01/session-1",
+			ImportStateVerifyIgnore: []string{"mode"}, // not reported by the manager
+		},
+		{
+			Config:           config("session-2", 15201, "running"),
+			ConfigPlanChecks: applied(exactActions{"apm_session_server.s": plancheck.ResourceActionDestroyBeforeCreate}),
+			Check: resource.ComposeAggregateTestCheckFunc(port("session-2", 15201, "running"), func(*terraform.State) error {
+				_, err := env.admin.GetServer(env.ctx(), ref("session-1"))
+				return want(apm.IsNotFound(err), "session-1 should be uninstalled, got %v", err)
+			}),
+		},
+	})
+}
