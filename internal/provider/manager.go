@@ -138,6 +138,23 @@ func (m *manager) listSystems(ctx context.Context) ([]apm.System, error) {
 	return systems, nil
 }
 
+// systemIDs lists the systems (one GET) and maps their names to their ids. A filter
+// naming no system (only, when set) is an error that says so.
+func (m *manager) systemIDs(ctx context.Context, only string) (map[string]string, error) {
+	systems, err := m.listSystems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make(map[string]string, len(systems))
+	for _, s := range systems {
+		ids[s.SystemName] = s.SystemID
+	}
+	if _, ok := ids[only]; only != "" && !ok {
+		return nil, fmt.Errorf("no system is named %q (the manager has %d systems; apm_systems lists them)", only, len(systems))
+	}
+	return ids, nil
+}
+
 // getSystem reads a system's detail by name and remembers its id.
 func (m *manager) getSystem(ctx context.Context, name string) (*apm.System, error) {
 	s, err := m.GetSystem(ctx, name)

@@ -169,17 +169,10 @@ var newNodesDataSource = newListDataSource(listDataSourceType[nodeObject]{
 
 // listNodes lists the nodes (one GET) with their systems' ids (one more).
 func listNodes(ctx context.Context, m *manager, config attrs) ([]nodeObject, error) {
-	systems, err := m.listSystems(ctx)
+	only := config.str("system_name")
+	ids, err := m.systemIDs(ctx, only)
 	if err != nil {
 		return nil, err
-	}
-	ids := make(map[string]string, len(systems))
-	for _, s := range systems {
-		ids[s.SystemName] = s.SystemID
-	}
-	only := config.str("system_name")
-	if _, ok := ids[only]; only != "" && !ok {
-		return nil, fmt.Errorf("no system is named %q (the manager has %d systems; apm_systems lists them)", only, len(systems))
 	}
 	nodes, err := m.ListNodes(ctx)
 	if err != nil {

@@ -532,17 +532,10 @@ func (k *serverKind) listDataSource() func() datasource.DataSource {
 
 // list lists the kind's servers (one GET) with their systems' ids (one more).
 func (k *serverKind) list(ctx context.Context, m *manager, config attrs) ([]serverObject, error) {
-	systems, err := m.listSystems(ctx)
+	system, node := config.str("system_name"), config.str("node_name")
+	ids, err := m.systemIDs(ctx, system)
 	if err != nil {
 		return nil, err
-	}
-	ids := make(map[string]string, len(systems))
-	for _, s := range systems {
-		ids[s.SystemName] = s.SystemID
-	}
-	system, node := config.str("system_name"), config.str("node_name")
-	if _, ok := ids[system]; system != "" && !ok {
-		return nil, fmt.Errorf("no system is named %q (the manager has %d systems; apm_systems lists them): %w", system, len(systems), errGone)
 	}
 	servers, err := m.ListServers(ctx, k.kind)
 	if err != nil {
