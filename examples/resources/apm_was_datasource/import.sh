@@ -1,0 +1,3 @@
+# An attachment is imported by "<system>/<node>/<server_id>/<datasource_name>", where
+# <system> is the system's name or its id.
+terraform import apm_was_datasource.orders shop-prod/app-01/was-1/orders-ds

@@ -1,0 +1,15 @@
+resource "apm_was_server" "example" {
+  node_id   = apm_node.app.id # see apm_node
+  server_id = "was-1"
+  mode      = "install"
+  http_port = 8080
+}
+
+# Attaches the manager's datasource "orders-ds" (which must exist) to the server, so that
+# the server's applications can use its connection pool. Destroying it only detaches the
+# datasource. Each attachment is a resource of its own: the team that owns an application
+# can attach what it needs without owning the server.
+resource "apm_was_datasource" "orders" {
+  was_server_id   = apm_was_server.example.id
+  datasource_name = "orders-ds"
+}
