@@ -26,35 +26,78 @@ import (
 // that a test passes neither by repeating the provider's reading nor by two empty lists.
 
 // serverDataHCL declares, for each kind, the list data sources all, shop (system filter),
-// web01 (node filter), shop_web01 (both) and the detail data source one of shop/web-01/<id>.
-func serverDataHCL(details map[string]string) string {
-	var b strings.Builder
-	for _, k := range serverKinds {
-		fmt.Fprintf(&b, `
-data "apm_%[1]ss" "all" {}
+// web01 (node filter) and shop_web01 (both), the detail data source one of a server on
+// shop/web-01, and the WAS detail batch of was-b1 on batch/web-01.
+const serverDataHCL = `
+data "apm_was_servers" "all" {}
 
-data "apm_%[1]ss" "shop" {
+data "apm_was_servers" "shop" {
   system_name = "shop"
 }
 
-data "apm_%[1]ss" "web01" {
+data "apm_was_servers" "web01" {
   node_name = "web-01"
 }
 
-data "apm_%[1]ss" "shop_web01" {
+data "apm_was_servers" "shop_web01" {
   system_name = "shop"
   node_name   = "web-01"
 }
 
-data "apm_%[1]s" "one" {
+data "apm_was_server" "one" {
   system_name = "shop"
   node_name   = "web-01"
-  server_id   = %[2]q
+  server_id   = "was-02"
 }
-`, k.name, details[k.name])
-	}
-	return b.String()
+
+data "apm_web_servers" "all" {}
+
+data "apm_web_servers" "shop" {
+  system_name = "shop"
 }
+
+data "apm_web_servers" "web01" {
+  node_name = "web-01"
+}
+
+data "apm_web_servers" "shop_web01" {
+  system_name = "shop"
+  node_name   = "web-01"
+}
+
+data "apm_web_server" "one" {
+  system_name = "shop"
+  node_name   = "web-01"
+  server_id   = "web-01"
+}
+
+data "apm_session_servers" "all" {}
+
+data "apm_session_servers" "shop" {
+  system_name = "shop"
+}
+
+data "apm_session_servers" "web01" {
+  node_name = "web-01"
+}
+
+data "apm_session_servers" "shop_web01" {
+  system_name = "shop"
+  node_name   = "web-01"
+}
+
+data "apm_session_server" "one" {
+  system_name = "shop"
+  node_name   = "web-01"
+  server_id   = "session-01"
+}
+
+data "apm_was_server" "batch" {
+  system_name = "batch"
+  node_name   = "web-01"
+  server_id   = "was-b1"
+}
+`
 
 // serverExpect is what the manager's server s of kind says each attribute of its list
 // item (detail false) or its detail data source should be. Ports and the WAS edition are
@@ -107,8 +150,8 @@ func (f managerCheck) CheckState(_ context.Context, req statecheck.CheckStateReq
 	resp.Error = f(req)
 }
 
-// dataAttrs are the attributes of the resource or data source at addr, each as text
-// (numbers in decimal), lists as they are.
+// dataAttrs are the attributes of the resource or data source at addr, as the JSON state
+// has them (numbers as json.Number, lists as []any, objects as map[string]any).
 func dataAttrs(req statecheck.CheckStateRequest, addr string) (map[string]any, error) {
 	if s := req.State; s != nil && s.Values != nil && s.Values.RootModule != nil {
 		for _, r := range s.Values.RootModule.Resources {
@@ -120,7 +163,7 @@ func dataAttrs(req statecheck.CheckStateRequest, addr string) (map[string]any, e
 	return nil, fmt.Errorf("%s is not in state", addr)
 }
 
-// text is an attribute value as the manager check compares it.
+// text is an attribute value as the manager checks compare it (numbers in decimal).
 func text(v any) string {
 	if v == nil {
 		return "<null>"
@@ -258,13 +301,7 @@ func TestAccServerDataSources(t *testing.T) {
 	servers := tfjsonpath.New("servers")
 	env.test([]resource.TestStep{
 		{
-			Config: env.config(serverDataHCL(map[string]string{"was_server": "was-02", "web_server": "web-01", "session_server": "session-01"}) + `
-data "apm_was_server" "batch" {
-  system_name = "batch"
-  node_name   = "web-01"
-  server_id   = "was-b1"
-}
-`),
+			Config: env.config(serverDataHCL),
 			ConfigStateChecks: []statecheck.StateCheck{
 				env.checkServerList(list("was", "all"), apm.KindWAS, "", "",
 					"batch/web-01/was-b1", "shop/app-01/was-a1", "shop/web-01/was-01", "shop/web-01/was-02"),
@@ -346,13 +383,14 @@ data "apm_session_server" "x" {
 }
 
 // checkRegisterable compares the registerable list data source addr with the manager's
-// list of the node, and the ids with wantIDs.
-func (e *accEnv) checkRegisterable(addr string, kind apm.ServerKind, system, node string, wantIDs ...string) statecheck.StateCheck {
+// list of the kind and node that its arguments name, and the ids with wantIDs.
+func (e *accEnv) checkRegisterable(addr string, wantIDs ...string) statecheck.StateCheck {
 	return managerCheck(func(s statecheck.CheckStateRequest) error {
 		got, err := dataAttrs(s, addr)
 		if err != nil {
 			return err
 		}
+		kind, system, node := apm.ServerKind(text(got["kind"])), text(got["system_name"]), text(got["node_name"])
 		sys, err := e.admin.GetSystem(e.ctx(), system)
 		if err != nil {
 			return err
@@ -487,9 +525,9 @@ func TestAccRegisterableServers_forEach(t *testing.T) {
 	// lists compares the three lists with the manager; was are the WAS ids it must offer.
 	lists := func(was ...string) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
-			env.checkRegisterable("data.apm_registerable_servers.was", apm.KindWAS, "shop", "app-01", was...),
-			env.checkRegisterable("data.apm_registerable_servers.web", apm.KindWeb, "shop", "app-01", "web-reg-1"),
-			env.checkRegisterable("data.apm_registerable_servers.session", apm.KindSession, "shop", "app-01", "session-reg-1"),
+			env.checkRegisterable("data.apm_registerable_servers.was", was...),
+			env.checkRegisterable("data.apm_registerable_servers.web", "web-reg-1"),
+			env.checkRegisterable("data.apm_registerable_servers.session", "session-reg-1"),
 		}
 	}
 	registered := func(id string) string { return fmt.Sprintf("apm_was_server.registered[%q]", id) }
@@ -598,7 +636,7 @@ data "apm_registerable_servers" "x" {
 			// The demo node app-01: the system's id comes from the manager.
 			Config: config("session", "shop", "app-01"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				env.checkRegisterable("data.apm_registerable_servers.x", apm.KindSession, "shop", "app-01", "session-reg-1"),
+				env.checkRegisterable("data.apm_registerable_servers.x", "session-reg-1"),
 				statecheck.ExpectKnownValue("data.apm_registerable_servers.x", tfjsonpath.New("servers").AtSliceIndex(0).AtMapKey("node_id"),
 					knownvalue.StringExact(env.systemID("shop")+"/app-01")),
 			},
