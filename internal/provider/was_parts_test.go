@@ -32,14 +32,9 @@ func wasServersHCL(two bool, lines ...string) string {
 	return hcl
 }
 
-// partHCL declares resource apm_was_<kind>.<label> on apm_was_server.<server>.
-func partHCL(kind, label, server string, lines ...string) string {
-	return fmt.Sprintf(`
-resource "apm_was_%s" %q {
-  was_server_id = apm_was_server.%s.id
-  %s
-}
-`, kind, label, server, strings.Join(lines, "\n  "))
+// partHCL is the body of a part on apm_was_server.<server>: was_server_id and lines.
+func partHCL(server string, lines ...string) string {
+	return fmt.Sprintf("{\n  was_server_id = apm_was_server.%s.id\n  %s\n}\n", server, strings.Join(lines, "\n  "))
 }
 
 // checkCluster compares the manager's session clustering of a WAS server with want
@@ -64,7 +59,7 @@ func clusterText(c *apm.SessionCluster) string {
 func TestAccWASSessionCluster_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	config := func(server string, lines ...string) string {
-		return env.config(wasServersHCL(true) + partHCL("session_cluster", "c", server, lines...))
+		return env.config(wasServersHCL(true) + `resource "apm_was_session_cluster" "c" ` + partHCL(server, lines...))
 	}
 	primaryOnly := []string{`primary_host = "10.0.0.31"`, `primary_port = 15200`}
 	withSecondary := config("a", `primary_host = "10.0.0.31"`, `primary_port = 15201`, `secondary_host = "10.0.0.32"`, `secondary_port = 15200`)
@@ -156,7 +151,7 @@ func TestAccWASDatasource_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	env.createDatasources("orders-ds", "billing-ds")
 	config := func(name string) string {
-		return env.config(wasServersHCL(false) + partHCL("datasource", "d", "a", fmt.Sprintf("datasource_name = %q", name)))
+		return env.config(wasServersHCL(false) + `resource "apm_was_datasource" "d" ` + partHCL("a", fmt.Sprintf("datasource_name = %q", name)))
 	}
 	env.testUntilEmpty([]resource.TestStep{
 		{
@@ -256,7 +251,7 @@ func TestAccWASApplication_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	config := func(contextPath, source string) string {
 		return env.config(wasServersHCL(false, `state = "running"`) +
-			partHCL("application", "shop", "a", fmt.Sprintf("context_path = %q", contextPath), fmt.Sprintf("source_path = %q", source), `application_name = "shop"`) + `
+			`resource "apm_was_application" "shop" ` + partHCL("a", fmt.Sprintf("context_path = %q", contextPath), fmt.Sprintf("source_path = %q", source), `application_name = "shop"`) + `
 data "apm_was_applications" "was1" {
   system_name = "shop"
   node_name   = "app-01"
@@ -323,18 +318,18 @@ data "apm_was_applications" "was1" {
 // The import ID of an application: the server's three parts, then the context path with
 // or without its slash.
 func TestWASApplicationImportID(t *testing.T) {
-	for raw, want := range map[string]string{
-		"shop/app-01/was-1/shop":      "/shop",
-		"shop/app-01/was-1//shop":     "/shop",
-		"shop/app-01/was-1//":         "/",
-		"shop/app-01/was-1/api/v1":    "/api/v1",
-		"SYS-0001/app-01/was-1//shop": "/shop",
-		"shop/app-01/was-1":           "",
-		"shop/app-01/was-1/":          "",
-		"shop//was-1/shop":            "",
+	for raw, want := range map[string][2]string{ // server part, context path; none: an error
+		"shop/app-01/was-1/shop":      {"shop/app-01/was-1", "/shop"},
+		"shop/app-01/was-1//shop":     {"shop/app-01/was-1", "/shop"},
+		"shop/app-01/was-1//":         {"shop/app-01/was-1", "/"},
+		"shop/app-01/was-1/api/v1":    {"shop/app-01/was-1", "/api/v1"},
+		"SYS-0001/app-01/was-1//shop": {"SYS-0001/app-01/was-1", "/shop"},
+		"shop/app-01/was-1":           {},
+		"shop/app-01/was-1/":          {},
+		"shop//was-1/shop":            {},
 	} {
 		parts, err := wasApplicationType.identity.parse(raw)
-		if want == "" {
+		if want[0] == "" {
 			if err == nil {
 				t.Errorf("%q: parsed as %q, want an error", raw, parts)
 			} else if !strings.Contains(err.Error(), "for example shop/app-01/was-1/shop") {
@@ -346,13 +341,9 @@ func TestWASApplicationImportID(t *testing.T) {
 			t.Errorf("%q: %v", raw, err)
 			continue
 		}
-		server, _, _ := strings.Cut(raw, "//")
-		if server == raw {
-			server = raw[:strings.LastIndex(raw, "/was-1/")+len("/was-1")]
-		}
 		got, _ := contextPathPart.resolve(context.Background(), nil, parts[1])
-		if parts[0] != server || got != want {
-			t.Errorf("%q: server %q and context path %q, want %q and %q", raw, parts[0], got, server, want)
+		if parts[0] != want[0] || got != want[1] {
+			t.Errorf("%q: server %q and context path %q, want %q and %q", raw, parts[0], got, want[0], want[1])
 		}
 	}
 }
