@@ -130,7 +130,7 @@ func (k *serverKind) fields() []field[serverObject] {
 			stringField("java_home", "Absolute path of the Java installation the server runs on. Defaults to the manager's choice.",
 				func(s *serverObject) string { return s.JavaHome }).in(inResource|inDetail).defaultedInput().validate(absolutePathValidator()),
 		)
-	} else {
+	} else if k.kind == apm.KindWeb {
 		fs = append(fs, stringField("install_root_path", "Path the server is installed under.",
 			func(s *serverObject) string { return s.InstallRootPath }).in(inDetail))
 	}
@@ -379,11 +379,10 @@ func (m *manager) converge(ctx context.Context, ref apm.ServerRef, want string, 
 		if err != nil {
 			return err
 		}
-		status := strings.ToLower(srv.Status)
-		switch {
-		case status == want:
+		switch strings.ToLower(srv.Status) {
+		case want:
 			return nil
-		case status == "starting" || status == "stopping":
+		case "starting", "stopping":
 			// Someone else's start or stop is under way: let it finish, then decide.
 			if _, err := m.waitServer(ctx, ref, what, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}); err != nil {
 				return err

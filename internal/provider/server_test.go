@@ -20,12 +20,18 @@ import (
 // serverHCL declares apm_<kind>_server.<label> on apm_node.<node>, with the given body
 // lines besides node_id.
 func serverHCL(kind, label, node string, lines ...string) string {
-	return fmt.Sprintf(`
-resource "apm_%s_server" %q {
+	return fmt.Sprintf(serverBlocks[kind]+`
   node_id = apm_node.%s.id
   %s
 }
-`, kind, label, node, strings.Join(lines, "\n  "))
+`, label, node, strings.Join(lines, "\n  "))
+}
+
+// serverBlocks open the block of each kind.
+var serverBlocks = map[string]string{
+	"was":     `resource "apm_was_server" %q {`,
+	"web":     `resource "apm_web_server" %q {`,
+	"session": `resource "apm_session_server" %q {`,
 }
 
 // shopNodeHCL declares the system "shop" and its node app-01 (apm_node.app).
