@@ -41,9 +41,9 @@ func wasPartDataSources() []func() datasource.DataSource {
 }
 
 // wasServerRefField is the was_server_id of a part: its server's id.
-func wasServerRefField[T any](noun string, get func(*T) string) field[T] {
-	return stringField("was_server_id", fmt.Sprintf("The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
-		"It stays the same when the system is renamed. Moving the %s to another server replaces it.", noun), get).
+func wasServerRefField[T any](get func(*T) string) field[T] {
+	return stringField("was_server_id", "The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
+		"It stays the same when the system is renamed.", get).
 		replacing().validate(serverRefValidator{kind: "was"})
 }
 
@@ -93,7 +93,7 @@ func hostValidators() []validator.String {
 var wasSessionClusterFields = []field[wasSessionCluster]{
 	stringField("id", "The WAS server's id, `<system_id>/<node>/<server_id>`: a server has at most one session clustering.",
 		func(c *wasSessionCluster) string { return c.ServerID }),
-	wasServerRefField("session clustering", func(c *wasSessionCluster) string { return c.ServerID }),
+	wasServerRefField(func(c *wasSessionCluster) string { return c.ServerID }),
 	stringField("primary_host", "Host name or IP address of the primary session server.",
 		func(c *wasSessionCluster) string { return c.PrimaryHost }).input().validate(hostValidators()...).reportedWhen(clusterReported),
 	int64Field("primary_port", "Port of the primary session server, 1 to 65535.",
@@ -223,7 +223,7 @@ var wasDatasourceNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 var wasDatasourceFields = []field[wasDatasource]{
 	stringField("id", "`<was_server_id>/<datasource_name>`.", func(d *wasDatasource) string { return d.ServerID + "/" + d.Name }),
-	wasServerRefField("attachment", func(d *wasDatasource) string { return d.ServerID }),
+	wasServerRefField(func(d *wasDatasource) string { return d.ServerID }),
 	stringField("datasource_name", "The `resourceName` of the datasource to attach (a datasource resource of the manager): 1 to 64 letters, digits, `.`, `-` or `_`.",
 		func(d *wasDatasource) string { return d.Name }).replacing().
 		validate(stringvalidator.RegexMatches(wasDatasourceNamePattern, "must be 1 to 64 characters, each a letter, a digit, '.', '-' or '_'")),
@@ -320,7 +320,7 @@ var contextPathPattern = regexp.MustCompile(`^/[^\s?#]*$`)
 var wasApplicationFields = []field[wasApplication]{
 	stringField("id", "`<was_server_id><context_path>`, such as `SYS-0001/app-01/was-1/shop`.",
 		func(a *wasApplication) string { return a.ServerID + a.ContextPath }),
-	wasServerRefField("application", func(a *wasApplication) string { return a.ServerID }),
+	wasServerRefField(func(a *wasApplication) string { return a.ServerID }),
 	stringField("context_path", "Context path the application is served under, starting with `/`, such as `/shop` (`/` for the root context).",
 		func(a *wasApplication) string { return a.ContextPath }).replacing().
 		validate(stringvalidator.RegexMatches(contextPathPattern, "must start with / and contain no white space, '?' or '#'")),

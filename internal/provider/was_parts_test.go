@@ -429,6 +429,10 @@ func TestWASPartsAgainstTheManager(t *testing.T) {
 	if _, err := readWASApplication(ctx, m, app); !isGone(err) {
 		t.Errorf("read of an application on a server that was deleted: %v, want gone", err)
 	}
+	_, err = listWASApplications(ctx, m, attrs{"system_name": str("shop"), "node_name": str("app-01"), "server_id": str("was-2")})
+	if !isGone(err) || !strings.Contains(explain(err), `no WAS server "was-2" on node "app-01" of system "shop"`) {
+		t.Errorf("data source on a server that does not exist: %v, want one that says so", err)
+	}
 }
 
 // A terse manager (no sessionCluster, no datasources in the detail): reads keep the
