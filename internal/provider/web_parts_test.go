@@ -18,6 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -430,6 +434,12 @@ func TestAccWebSSL_sensitiveKey(t *testing.T) {
 	final := config(9443, second, "")
 	env.testUntilEmpty([]resource.TestStep{
 		{
+			// Without a key the configuration is invalid, before anything is sent.
+			Config:      env.config(shopNodeHCL() + webServerHCL("https_port = 8443") + sslHCL(fmt.Sprintf("certificate_pem = %q", first.certPEM))),
+			PlanOnly:    true,
+			ExpectError: errorMatching("Exactly one of these attributes must be configured", "[private_key_pem_wo,private_key_pem]"),
+		},
+		{
 			Config:           config(8443, first, ca.certPEM),
 			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_web_ssl.s", plancheck.ResourceActionCreate), planHoldsKey{first.keyPEM, true}),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -563,6 +573,62 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 	for name, key := range map[string]string{"first": first.keyPEM, "second": second.keyPEM} {
 		if containsSecret(text, key) {
 			t.Errorf("the TRACE log contains the %s private key", name)
+		}
+	}
+}
+
+// Validators that run at plan, without a CLI.
+
+func TestWebWorkersRefuseAWASServerListedTwice(t *testing.T) {
+	ctx := context.Background()
+	obj := types.ObjectType{AttrTypes: map[string]attr.Type{"was_server_id": types.StringType, "host": types.StringType, "ajp_port": types.Int64Type, "lb_factor": types.Int64Type}}
+	worker := func(id string) attr.Value {
+		return types.ObjectValueMust(obj.AttrTypes, map[string]attr.Value{
+			"was_server_id": types.StringValue(id), "host": types.StringNull(), "ajp_port": types.Int64Null(), "lb_factor": types.Int64Value(1),
+		})
+	}
+	for _, tc := range []struct {
+		ids  []string
+		errs int
+	}{{[]string{"S/n/a", "S/n/b"}, 0}, {[]string{"S/n/a", "S/n/b", "S/n/a"}, 1}, {nil, 0}} {
+		elems := []attr.Value{}
+		for _, id := range tc.ids {
+			elems = append(elems, worker(id))
+		}
+		var resp validator.ListResponse
+		uniqueWorkersValidator{}.ValidateList(ctx, validator.ListRequest{Path: path.Root("workers"), ConfigValue: types.ListValueMust(obj, elems)}, &resp)
+		if resp.Diagnostics.ErrorsCount() != tc.errs {
+			t.Errorf("%v: %d errors, want %d: %v", tc.ids, resp.Diagnostics.ErrorsCount(), tc.errs, resp.Diagnostics)
+		}
+		if tc.errs > 0 && !strings.Contains(resp.Diagnostics[0].Detail(), "workers[0] and workers[2]") {
+			t.Errorf("the error must name both positions: %s", resp.Diagnostics[0].Detail())
+		}
+	}
+}
+
+func TestWebSSLPEMValidatorNeverQuotesTheValue(t *testing.T) {
+	c := newWebTestCert(t, "web-1.example", nil)
+	for _, tc := range []struct {
+		kind, value string
+		ok          bool
+	}{
+		{"PRIVATE KEY", c.keyPEM, true},
+		{"PRIVATE KEY", strings.ReplaceAll(c.keyPEM, "PRIVATE KEY", "EC PRIVATE KEY"), true},
+		{"CERTIFICATE", c.certPEM, true},
+		{"CERTIFICATE", c.certPEM + c.certPEM, true}, // a chain
+		{"CERTIFICATE", c.keyPEM, false},             // swapped
+		{"PRIVATE KEY", c.certPEM, false},
+		{"PRIVATE KEY", "no PEM at all", false},
+	} {
+		var resp validator.StringResponse
+		pemValidator{kind: tc.kind}.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("x"), ConfigValue: types.StringValue(tc.value)}, &resp)
+		if resp.Diagnostics.HasError() == tc.ok {
+			t.Errorf("%s with %.30q: error %v, want %v", tc.kind, tc.value, resp.Diagnostics.HasError(), !tc.ok)
+		}
+		for _, d := range resp.Diagnostics {
+			if containsSecret(d.Summary()+d.Detail(), c.keyPEM) || strings.Contains(d.Detail(), "no PEM at all") {
+				t.Errorf("the diagnostic quotes the value: %s", d.Detail())
+			}
 		}
 	}
 }

@@ -1,0 +1,4 @@
+# URI patterns are imported by their web server, "<system>/<node>/<server_id>", where
+# <system> is the system's name or its id.
+terraform import apm_web_uri_patterns.example shop-prod/web-01/web-1
+terraform import apm_web_uri_patterns.example SYS-0001/web-01/web-1
