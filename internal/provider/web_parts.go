@@ -104,8 +104,10 @@ func readWebPart(ctx context.Context, m *manager, a attrs) (*webPart, error) {
 
 // ---- load-balancer workers ----
 
-// Attributes of a worker.
+// The workers attribute, and the attributes of a worker.
 const (
+	webWorkersAttr = "workers"
+
 	workerWASServer = "was_server_id"
 	workerHost      = "host"
 	workerAJPPort   = "ajp_port"
@@ -157,8 +159,6 @@ var webWorkersFields = []field[webPart]{
 		reportedWhen(func(p *webPart) bool { return p.workersReported }).
 		aligned(alignWorkers),
 }
-
-const webWorkersAttr = "workers"
 
 var webWorkersType = resourceType[webPart]{
 	name: "web_workers",
@@ -473,7 +473,7 @@ var webURIPatternsFields = []field[webPart]{
 	webPartIDField("set of URI patterns"),
 	webServerRefField("URI patterns"),
 	customField(webURIPatternsAttr, rschema.SetAttribute{
-		MarkdownDescription: "The URI patterns the web server routes to its workers, such as `/api/*`, all of them: each starts with `/`. " +
+		MarkdownDescription: "The URI patterns the web server routes to its workers, such as `/api/*`, all of them: each starts with `/` and has no white space. " +
 			"A pattern added outside Terraform shows in the next plan and apply removes it; one removed outside is added again. " +
 			"Apply sends only the patterns added and removed. Updated in place.",
 		ElementType: types.StringType, Required: true,
