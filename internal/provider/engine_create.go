@@ -159,7 +159,7 @@ func (r *engineResource[T]) adopt(ctx context.Context, m *manager, typ tftypes.O
 func (r *engineResource[T]) differences(plan attrs, obj *T) []string {
 	var out []string
 	for _, f := range r.t.fields {
-		if f.views&inResource == 0 || f.role == computedStable || f.unread || !plan.known(f.name) {
+		if f.views&inResource == 0 || f.role == computedStable || f.unread || f.bySettle || !plan.known(f.name) {
 			continue
 		}
 		want, have := plan[f.name], f.value(obj)

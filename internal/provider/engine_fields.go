@@ -51,7 +51,10 @@ type field[T any] struct {
 	reported func(*T) bool
 	// align orders or completes a fresh value after the prior one (a list the manager
 	// returns in its own order), so that a mere reordering makes no diff. Optional.
-	align       func(prior, fresh tftypes.Value) tftypes.Value
+	align func(prior, fresh tftypes.Value) tftypes.Value
+	// bySettle marks an input that the type's settle applies after the create (a running
+	// state): a created object that differs in it still matches the plan.
+	bySettle    bool
 	writeOnly   bool
 	sensitive   bool
 	boolDefault *bool
@@ -199,6 +202,9 @@ func (f field[T]) writeOnlyInput() field[T] {
 	f.writeOnly, f.optional, f.unread = true, true, true
 	return f
 }
+
+// appliedBySettle marks an input that the type's settle applies (see field.bySettle).
+func (f field[T]) appliedBySettle() field[T] { f.bySettle = true; return f }
 
 // secret marks the attribute sensitive.
 func (f field[T]) secret() field[T] { f.sensitive = true; return f }

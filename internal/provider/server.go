@@ -128,7 +128,7 @@ func (k *serverKind) fields() []field[serverObject] {
 			stringField("install_root_path", "Absolute path the server is installed under, with `mode = \"install\"` only. Defaults to the manager's choice.",
 				func(s *serverObject) string { return s.InstallRootPath }).in(inResource|inDetail).defaultedInput().replacing().validate(absolutePathValidator()),
 			stringField("java_home", "Absolute path of the Java installation the server runs on. Defaults to the manager's choice.",
-				func(s *serverObject) string { return s.JavaHome }).in(inResource|inDetail).defaultedInput().validate(absolutePathValidator()),
+				func(s *serverObject) string { return s.JavaHome }).in(inResource|inDetail).defaultedInput().appliedBySettle().validate(absolutePathValidator()),
 		)
 	} else if k.kind == apm.KindWeb {
 		fs = append(fs, stringField("install_root_path", "Path the server is installed under.",
@@ -137,7 +137,7 @@ func (k *serverKind) fields() []field[serverObject] {
 	fs = append(fs,
 		stringField("state", "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
 			"a server started or stopped outside Terraform shows in the next plan. Left out, the running state is not managed.",
-			func(s *serverObject) string { return strings.ToLower(s.Status) }).in(inResource).optionalInput().
+			func(s *serverObject) string { return strings.ToLower(s.Status) }).in(inResource).optionalInput().appliedBySettle().
 			validate(stringvalidator.OneOf(stateRunning, stateStopped)),
 		stringField("status", "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
 			func(s *serverObject) string { return s.Status }).in(observed),

@@ -364,3 +364,24 @@ func TestAccSessionServer_lifecycle(t *testing.T) {
 		},
 	})
 }
+
+// The answer to an install is lost after the manager carried it out: the server is
+// recovered, although it is not yet in its declared state, and then started and given
+// its java_home.
+func TestAccFaults_lostInstallAnswerIsRecoveredAndSettled(t *testing.T) {
+	env := newAccEnv(t)
+	env.testUntilEmpty([]resource.TestStep{{
+		PreConfig: func() { env.faults("POST /rest/was/servers status=502 after=true times=1") },
+		Config: env.config(shopNodeHCL() + serverHCL("was", "a", "app", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
+			`java_home = "/opt/jdk-21"`, `state = "running"`)),
+		ConfigPlanChecks: applied(),
+		Check: resource.ComposeAggregateTestCheckFunc(
+			env.checkServer(wasRef("was-1"), serverIs("running", 8080)),
+			env.checkServer(wasRef("was-1"), func(s *apm.Server) error { return want(s.JavaHome == "/opt/jdk-21", "javaHome %q", s.JavaHome) }),
+			func(*terraform.State) error {
+				n := env.sim.Sim.RequestCounts()["POST /rest/was/servers"]
+				return want(n == 1, "the install was sent %d times, want 1", n)
+			},
+		),
+	}})
+}
