@@ -40,6 +40,12 @@ func (r *engineResource[T]) create(ctx context.Context, m *manager, typ tftypes.
 			return r.adopt(ctx, m, typ, plan, err)
 		case !apm.OutcomeUnknown(err):
 			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
+		case r.t.idempotentCreate:
+			if resend >= m.MaxRetries() || pause(ctx, resendPause<<resend) != nil {
+				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
+			}
+			lost = err
+			continue
 		}
 		state, diags, absent := r.reconcile(ctx, m, typ, plan, err)
 		if !absent || resend >= m.MaxRetries() || ctx.Err() != nil {

@@ -35,6 +35,11 @@ type resourceType[T any] struct {
 
 	// create writes a new object from the plan; the engine then reads it back with read.
 	create func(ctx context.Context, m *manager, plan attrs) error
+	// idempotentCreate says that sending create twice does what sending it once does (it
+	// sets a part of an existing object). A create whose answer was lost is then sent
+	// again, within max_retries, rather than judged by a look-up: that the object reads
+	// back proves nothing when it existed before.
+	idempotentCreate bool
 	// read returns the object that state (or a plan after a write) identifies; an error
 	// that isGone means it no longer exists.
 	read func(ctx context.Context, m *manager, state attrs) (*T, error)

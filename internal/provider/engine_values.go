@@ -123,7 +123,7 @@ func (f *field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld,
 		return tftypes.NewValue(t, nil)
 	case f.optional && !importing && (!hasOld || old.IsNull()):
 		return tftypes.NewValue(t, nil)
-	case f.reported != nil && !f.reported(obj) && hasOld:
+	case f.reported != nil && !f.reported(obj) && hasOld && old.IsFullyKnown():
 		return old
 	}
 	fresh := f.value(obj)

@@ -385,3 +385,33 @@ func TestAccFaults_lostInstallAnswerIsRecoveredAndSettled(t *testing.T) {
 		),
 	}})
 }
+
+// The answer to setting up a part that the server had already (SSL, a POST) is lost: the
+// set-up is sent again, not judged by a look-up, which finds the server as it was before
+// and would take it for someone else's.
+func TestAccFaults_lostPartAnswerIsSentAgain(t *testing.T) {
+	env := newAccEnv(t)
+	cert := newWebTestCert(t, "web-1.example", nil)
+	server := shopNodeHCL() + webServerHCL()
+	config := retryingProvider(env, 2) + server + fmt.Sprintf(`
+resource "apm_web_ssl" "s" {
+  web_server_id   = apm_web_server.w.id
+  https_port      = 9443
+  certificate_pem = %q
+  private_key_pem = %q
+}
+`, cert.certPEM, cert.keyPEM)
+	env.testUntilEmpty([]resource.TestStep{
+		{Config: env.config(server), ConfigPlanChecks: applied()},
+		{
+			PreConfig: func() {
+				env.must(env.admin.ConfigureSSL(env.ctx(), webRef, apm.SSLConfig{HTTPSPort: 8443, CertificatePEM: cert.certPEM, PrivateKeyPEM: cert.keyPEM}))
+				env.faults("POST /rest/web/servers/*/ssl status=502 times=1")
+			},
+			// No drift check: the SSL set-up moves the web server's https_port (the
+			// manager's choice, as it is not configured), which a refresh reports.
+			Config: config,
+			Check:  env.checkServer(webRef, sslIs(9443)),
+		},
+	})
+}

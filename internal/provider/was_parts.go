@@ -123,7 +123,8 @@ var wasSessionClusterFields = []field[wasSessionCluster]{
 }
 
 var wasSessionClusterType = resourceType[wasSessionCluster]{
-	name: "was_session_cluster",
+	idempotentCreate: true,
+	name:             "was_session_cluster",
 	description: "The session clustering of a WAS server: the session servers that hold its HTTP sessions, so that another server of the cluster can take them over. " +
 		"A server has at most one; every change is applied in place, as the manager replaces the whole set-up. " +
 		"Creating it where the server has session clustering already fails (import it instead); destroying it removes the session clustering.",

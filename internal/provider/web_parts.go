@@ -161,7 +161,8 @@ var webWorkersFields = []field[webPart]{
 }
 
 var webWorkersType = resourceType[webPart]{
-	name: "web_workers",
+	idempotentCreate: true,
+	name:             "web_workers",
 	description: "The load-balancer workers of a web server: the WAS servers it forwards requests to over AJP. The list is authoritative: " +
 		"creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such list; destroying it removes every worker.",
@@ -484,7 +485,8 @@ var webURIPatternsFields = []field[webPart]{
 }
 
 var webURIPatternsType = resourceType[webPart]{
-	name: "web_uri_patterns",
+	idempotentCreate: true,
+	name:             "web_uri_patterns",
 	description: "The URI patterns of a web server, such as `/api/*`: the requests it forwards to its load-balancer workers. The set is authoritative: " +
 		"creating it removes the patterns the web server has beyond it, a pattern added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such set; destroying it removes its patterns.",
@@ -592,7 +594,8 @@ const webSSLDeleteWarning = "The manager has no operation that turns SSL off, so
 	"or the web server is deregistered or uninstalled."
 
 var webSSLType = resourceType[webPart]{
-	name: "web_ssl",
+	idempotentCreate: true,
+	name:             "web_ssl",
 	description: "The SSL set-up of a web server: its HTTPS port, certificate and private key. Every change is applied in place by sending the set-up again. " +
 		"The manager never reports the certificate or the key, so state keeps what was applied; give the key as the write-only `private_key_pem_wo` " +
 		"where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
