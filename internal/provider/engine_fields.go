@@ -310,24 +310,30 @@ func imported(ctx context.Context, p privateState) bool {
 	return len(v) > 0
 }
 
+// replaces tells whether a change of an unread input replaces the object: always, but
+// when its state is null right after an import.
+func replaces(ctx context.Context, stateNull bool, p privateState) bool {
+	return !stateNull || !imported(ctx, p)
+}
+
 // replaceDescription describes the conditional replacement of an unread input.
 const replaceDescription = "Changing it replaces the object, except right after an import, when the value is only recorded."
 
 func stringReplaceUnlessImported() planmodifier.String {
 	return stringplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+		resp.RequiresReplace = replaces(ctx, req.StateValue.IsNull(), req.Private)
 	}, replaceDescription, replaceDescription)
 }
 
 func int64ReplaceUnlessImported() planmodifier.Int64 {
 	return int64planmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.Int64Request, resp *int64planmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+		resp.RequiresReplace = replaces(ctx, req.StateValue.IsNull(), req.Private)
 	}, replaceDescription, replaceDescription)
 }
 
 func boolReplaceUnlessImported() planmodifier.Bool {
 	return boolplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+		resp.RequiresReplace = replaces(ctx, req.StateValue.IsNull(), req.Private)
 	}, replaceDescription, replaceDescription)
 }
 

@@ -24,6 +24,7 @@ import (
 // create, waiting out dependants on delete, import, and the wording of diagnostics.
 type resourceType[T any] struct {
 	name        string // without the provider prefix: "system" for apm_system
+	noun        string // in descriptions, such as "WAS server"; the name with spaces when empty
 	description string
 	fields      []field[T]
 	identity    identity
@@ -104,7 +105,11 @@ const (
 )
 
 func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attributes := resourceAttributes(r.t.fields, r.t.name)
+	noun := r.t.noun
+	if noun == "" {
+		noun = strings.ReplaceAll(r.t.name, "_", " ")
+	}
+	attributes := resourceAttributes(r.t.fields, noun)
 	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(defaultDeleteTimeout))
 	if r.t.deleteTimeout > 0 {
 		stop := ""
@@ -114,14 +119,14 @@ func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest
 		deleteDescription = fmt.Sprintf("How long a delete may take, %sthe wait while the manager refuses it because other objects still depend on this one included, "+
 			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, formatDuration(r.t.deleteTimeout))
 	}
-	waits := ""
+	lookup, waits := " and the look-up that follows an answer lost on the way back", ""
 	if r.t.settle != nil {
-		waits = ", and the wait until the manager reports the declared state"
+		lookup, waits = ", the look-up that follows an answer lost on the way back", ", and the wait until the manager reports the declared state"
 	}
 	attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
 		Create: true, Update: true, Delete: true,
-		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries, the look-up that follows an answer lost on the way back%s. "+
-			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", waits, formatDuration(defaultCreateTimeout)),
+		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries%s%s. "+
+			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, formatDuration(defaultCreateTimeout)),
 		UpdateDescription: fmt.Sprintf("How long an update may take, retries included%s; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
 			waits, formatDuration(defaultUpdateTimeout)),
 		DeleteDescription: deleteDescription,

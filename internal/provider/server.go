@@ -167,6 +167,7 @@ var serverNodePart = idPart{
 func (k *serverKind) resource() func() resource.Resource {
 	return newResource(resourceType[serverObject]{
 		name: k.name,
+		noun: k.label,
 		description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
 			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
 			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),

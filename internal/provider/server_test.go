@@ -17,14 +17,14 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
-// serverHCL declares apm_<kind>_server.<label> on apm_node.<node>, with the given body
-// lines besides node_id.
-func serverHCL(kind, label, node string, lines ...string) string {
+// serverHCL declares apm_<kind>_server.<label> on apm_node.app (shopNodeHCL), with the
+// given body lines besides node_id.
+func serverHCL(kind, label string, lines ...string) string {
 	return fmt.Sprintf(serverBlocks[kind]+`
-  node_id = apm_node.%s.id
+  node_id = apm_node.app.id
   %s
 }
-`, label, node, strings.Join(lines, "\n  "))
+`, label, strings.Join(lines, "\n  "))
 }
 
 // serverBlocks open the block of each kind.
@@ -72,7 +72,7 @@ func serverIs(status string, httpPort int64) func(s *apm.Server) error {
 func TestAccWASServer_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	config := func(lines ...string) string {
-		return env.config(shopNodeHCL() + serverHCL("was", "a", "app", lines...))
+		return env.config(shopNodeHCL() + serverHCL("was", "a", lines...))
 	}
 	first := config(`server_id = "was-1"`, `mode = "install"`, `http_port = 8080`, `ajp_port = 8009`, `state = "running"`)
 	second := config(`server_id = "was-1"`, `mode = "install"`, `http_port = 8081`, `ajp_port = 8009`,
@@ -145,7 +145,7 @@ func TestAccWASServer_lifecycle(t *testing.T) {
 // outside Terraform is no drift.
 func TestAccSessionServer_stateLeftAlone(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(shopNodeHCL() + serverHCL("session", "s", "app", `server_id = "session-1"`, `mode = "install"`, `server_port = 15200`))
+	config := env.config(shopNodeHCL() + serverHCL("session", "s", `server_id = "session-1"`, `mode = "install"`, `server_port = 15200`))
 	ref := apm.ServerRef{Kind: apm.KindSession, ServerID: "session-1", NodeName: "app-01", SystemName: "shop"}
 	env.testUntilEmpty([]resource.TestStep{
 		{
@@ -168,7 +168,7 @@ func TestAccSessionServer_stateLeftAlone(t *testing.T) {
 func TestAccWebServer_startTimesOut(t *testing.T) {
 	env := newAccEnvWith(t, apmsimtest.WithTransitionDelay(2*time.Second))
 	config := func(timeout string) string {
-		return env.config(shopNodeHCL() + serverHCL("web", "w", "app", `server_id = "web-1"`, `mode = "install"`, `http_port = 80`,
+		return env.config(shopNodeHCL() + serverHCL("web", "w", `server_id = "web-1"`, `mode = "install"`, `http_port = 80`,
 			`state = "running"`, fmt.Sprintf(`timeouts = { create = %q }`, timeout)))
 	}
 	env.testUntilEmpty([]resource.TestStep{
@@ -199,7 +199,7 @@ func want(ok bool, format string, args ...any) error {
 func TestAccWASServer_register(t *testing.T) {
 	env := newAccEnv(t)
 	register := func(id string, port int) string {
-		return env.config(shopNodeHCL() + serverHCL("was", "r", "app", fmt.Sprintf(`server_id = %q`, id), `mode = "register"`,
+		return env.config(shopNodeHCL() + serverHCL("was", "r", fmt.Sprintf(`server_id = %q`, id), `mode = "register"`,
 			fmt.Sprintf(`http_port = %d`, port), `state = "running"`))
 	}
 	offered := func(offer bool) resource.TestCheckFunc {
@@ -245,7 +245,7 @@ func TestAccWASServer_register(t *testing.T) {
 func TestAccSessionServer_registerUnknownFailsAtApply(t *testing.T) {
 	env := newAccEnv(t)
 	env.testUntilEmpty([]resource.TestStep{{
-		Config:      env.config(shopNodeHCL() + serverHCL("session", "s", "app", `server_id = "nope"`, `mode = "register"`, `server_port = 15300`)),
+		Config:      env.config(shopNodeHCL() + serverHCL("session", "s", `server_id = "nope"`, `mode = "register"`, `server_port = 15300`)),
 		ExpectError: errorMatching(`Error running apply`, `offers no registerable session server "nope"; it offers session servers "session-reg-1"`),
 	}})
 }
@@ -256,7 +256,7 @@ func TestAccWebServer_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	ref := apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "app-01", SystemName: "shop"}
 	config := func(lines ...string) string {
-		return env.config(shopNodeHCL() + serverHCL("web", "w", "app", append([]string{`server_id = "web-1"`, `mode = "install"`, `http_port = 80`}, lines...)...))
+		return env.config(shopNodeHCL() + serverHCL("web", "w", append([]string{`server_id = "web-1"`, `mode = "install"`, `http_port = 80`}, lines...)...))
 	}
 	env.testUntilEmpty([]resource.TestStep{
 		{
@@ -294,7 +294,7 @@ func TestAccWebServer_lifecycle(t *testing.T) {
 func TestAccFaults_lostStartAndStopAnswers(t *testing.T) {
 	env := newAccEnv(t)
 	config := func(state string) string {
-		return env.config(shopNodeHCL() + serverHCL("was", "a", "app", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
+		return env.config(shopNodeHCL() + serverHCL("was", "a", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
 			fmt.Sprintf(`state = %q`, state)))
 	}
 	actions := func(sent int) resource.TestCheckFunc {
@@ -327,7 +327,7 @@ func TestAccSessionServer_lifecycle(t *testing.T) {
 		return apm.ServerRef{Kind: apm.KindSession, ServerID: id, NodeName: "app-01", SystemName: "shop"}
 	}
 	config := func(id string, port int, state string) string {
-		return env.config(shopNodeHCL() + serverHCL("session", "s", "app", fmt.Sprintf(`server_id = %q`, id), `mode = "install"`,
+		return env.config(shopNodeHCL() + serverHCL("session", "s", fmt.Sprintf(`server_id = %q`, id), `mode = "install"`,
 			fmt.Sprintf(`server_port = %d`, port), fmt.Sprintf(`state = %q`, state)))
 	}
 	port := func(id string, p int64, status string) resource.TestCheckFunc {
@@ -372,7 +372,7 @@ func TestAccFaults_lostInstallAnswerIsRecoveredAndSettled(t *testing.T) {
 	env := newAccEnv(t)
 	env.testUntilEmpty([]resource.TestStep{{
 		PreConfig: func() { env.faults("POST /rest/was/servers status=502 after=true times=1") },
-		Config: env.config(shopNodeHCL() + serverHCL("was", "a", "app", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
+		Config: env.config(shopNodeHCL() + serverHCL("was", "a", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
 			`java_home = "/opt/jdk-21"`, `state = "running"`)),
 		ConfigPlanChecks: applied(),
 		Check: resource.ComposeAggregateTestCheckFunc(

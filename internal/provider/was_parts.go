@@ -123,6 +123,7 @@ var wasSessionClusterFields = []field[wasSessionCluster]{
 }
 
 var wasSessionClusterType = resourceType[wasSessionCluster]{
+	noun:             "session clustering",
 	idempotentCreate: true,
 	name:             "was_session_cluster",
 	description: "The session clustering of a WAS server: the session servers that hold its HTTP sessions, so that another server of the cluster can take them over. " +
@@ -231,6 +232,7 @@ var wasDatasourceFields = []field[wasDatasource]{
 }
 
 var wasDatasourceType = resourceType[wasDatasource]{
+	noun: "datasource attachment",
 	name: "was_datasource",
 	description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
 		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone.",
@@ -346,6 +348,7 @@ var contextPathPart = idPart{
 }
 
 var wasApplicationType = resourceType[wasApplication]{
+	noun: "application",
 	name: "was_application",
 	description: "An application deployed on a WAS server, served under its context path. Creating it deploys the archive at `source_path` on the server's node; " +
 		"destroying it undeploys the application. The deployment is managed, the application's status and session count are not " +

@@ -25,9 +25,9 @@ import (
 // wasServersHCL declares shop/app-01 with apm_was_server.a (was-1) and, with two,
 // apm_was_server.b (was-2), installed and stopped unless lines say more for a.
 func wasServersHCL(two bool, lines ...string) string {
-	hcl := shopNodeHCL() + serverHCL("was", "a", "app", append([]string{`server_id = "was-1"`, `mode = "install"`, `http_port = 8080`}, lines...)...)
+	hcl := shopNodeHCL() + serverHCL("was", "a", append([]string{`server_id = "was-1"`, `mode = "install"`, `http_port = 8080`}, lines...)...)
 	if two {
-		hcl += serverHCL("was", "b", "app", `server_id = "was-2"`, `mode = "install"`, `http_port = 8081`)
+		hcl += serverHCL("was", "b", `server_id = "was-2"`, `mode = "install"`, `http_port = 8081`)
 	}
 	return hcl
 }

@@ -161,6 +161,7 @@ var webWorkersFields = []field[webPart]{
 }
 
 var webWorkersType = resourceType[webPart]{
+	noun:             "worker list",
 	idempotentCreate: true,
 	name:             "web_workers",
 	description: "The load-balancer workers of a web server: the WAS servers it forwards requests to over AJP. The list is authoritative: " +
@@ -485,6 +486,7 @@ var webURIPatternsFields = []field[webPart]{
 }
 
 var webURIPatternsType = resourceType[webPart]{
+	noun:             "URI pattern set",
 	idempotentCreate: true,
 	name:             "web_uri_patterns",
 	description: "The URI patterns of a web server, such as `/api/*`: the requests it forwards to its load-balancer workers. The set is authoritative: " +
@@ -594,6 +596,7 @@ const webSSLDeleteWarning = "The manager has no operation that turns SSL off, so
 	"or the web server is deregistered or uninstalled."
 
 var webSSLType = resourceType[webPart]{
+	noun:             "SSL set-up",
 	idempotentCreate: true,
 	name:             "web_ssl",
 	description: "The SSL set-up of a web server: its HTTPS port, certificate and private key. Every change is applied in place by sending the set-up again. " +

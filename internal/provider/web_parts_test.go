@@ -41,14 +41,14 @@ var webRef = apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "app-
 
 // webServerHCL declares apm_web_server.w (web-1) on apm_node.app, with extra lines.
 func webServerHCL(lines ...string) string {
-	return serverHCL("web", "w", "app", append([]string{`server_id = "web-1"`, `mode = "install"`, `http_port = 80`}, lines...)...)
+	return serverHCL("web", "w", append([]string{`server_id = "web-1"`, `mode = "install"`, `http_port = 80`}, lines...)...)
 }
 
 // webWASServersHCL declares apm_was_server.was<n> for each n.
 func webWASServersHCL(ns ...int) string {
 	var b strings.Builder
 	for _, n := range ns {
-		b.WriteString(serverHCL("was", fmt.Sprintf("was%d", n), "app", fmt.Sprintf(`server_id = "was-%d"`, n), `mode = "install"`,
+		b.WriteString(serverHCL("was", fmt.Sprintf("was%d", n), fmt.Sprintf(`server_id = "was-%d"`, n), `mode = "install"`,
 			fmt.Sprintf(`http_port = %d`, 8080+n), fmt.Sprintf(`ajp_port = %d`, 8008+n)))
 	}
 	return b.String()
