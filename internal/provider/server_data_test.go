@@ -121,9 +121,6 @@ func serverExpect(kind apm.ServerKind, systemID string, s *apm.Server, detail bo
 		}
 	case apm.KindSession:
 		want["server_port"] = port(s.ServerPort)
-		if detail {
-			want["install_root_path"] = s.InstallRootPath
-		}
 	}
 	return want
 }

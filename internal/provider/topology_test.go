@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -43,8 +46,8 @@ func exampleConfig(t *testing.T, dir string) string {
 var terraformBlock = regexp.MustCompile(`(?ms)^terraform \{\n.*?^\}\n`)
 
 // The topology example: applied cleanly (no drift, an empty plan), a WAS server stopped
-// behind Terraform's back shows in the next plan and apply starts it again, destroy
-// removes everything, parts before their servers.
+// behind Terraform's back shows in the next plan and apply starts it again, and removing
+// it all from the configuration destroys everything, parts before their servers.
 func TestAccTopologyExample(t *testing.T) {
 	env := newAccEnv(t)
 	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: "orders-db", DatabaseType: "PostgreSQL",
@@ -52,25 +55,37 @@ func TestAccTopologyExample(t *testing.T) {
 	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: "orders-ds", DatabaseResourceName: "orders-db"}))
 	config := env.config(exampleConfig(t, "topology"))
 	was1 := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: "topology"}
+	// Manager checks are state checks: a step's Check cannot read a state with for_each.
+	inManager := func(check resource.TestCheckFunc) statecheck.StateCheck {
+		return managerCheck(func(statecheck.CheckStateRequest) error { return check(nil) })
+	}
 	env.test([]resource.TestStep{
 		{
 			Config:           config,
 			ConfigPlanChecks: applied(),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkServer(was1, serverIs("running", 8080)),
-				env.checkServer(apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "web-01", SystemName: "topology"}, func(s *apm.Server) error {
+			ConfigStateChecks: []statecheck.StateCheck{
+				inManager(env.checkServer(was1, serverIs("running", 8080))),
+				inManager(env.checkServer(apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "web-01", SystemName: "topology"}, func(s *apm.Server) error {
 					return want(len(s.Workers) == 2 && len(s.URIs) == 2 && s.Status == "running", "workers %v, uris %v, %s", s.Workers, s.URIs, s.Status)
-				}),
-				env.checkServer(was1, func(s *apm.Server) error {
+				})),
+				inManager(env.checkServer(was1, func(s *apm.Server) error {
 					return want(s.SessionCluster != nil && len(s.Datasources) == 1, "session cluster %v, datasources %v", s.SessionCluster, s.Datasources)
-				}),
-			),
+				})),
+			},
 		},
 		{
-			PreConfig:        func() { env.must(env.admin.StopServer(env.ctx(), was1, true)) },
-			Config:           config,
-			ConfigPlanChecks: applied(exactActions{`apm_was_server.this["was-1"]`: plancheck.ResourceActionUpdate}),
-			Check:            env.checkServer(was1, serverIs("running", 8080)),
+			PreConfig:         func() { env.must(env.admin.StopServer(env.ctx(), was1, true)) },
+			Config:            config,
+			ConfigPlanChecks:  applied(exactActions{`apm_was_server.this["was-1"]`: plancheck.ResourceActionUpdate}),
+			ConfigStateChecks: []statecheck.StateCheck{inManager(env.checkServer(was1, serverIs("running", 8080)))},
+		},
+		{
+			// Destroyed by a step, as the harness cannot read such a state before its own destroy.
+			Config: env.config(""),
+			ConfigStateChecks: []statecheck.StateCheck{inManager(func(*terraform.State) error {
+				systems, err := env.admin.ListSystems(env.ctx())
+				return errors.Join(err, want(len(systems) == 0, "systems left: %v", systems))
+			})},
 		},
 	})
 }
