@@ -415,3 +415,34 @@ resource "apm_web_ssl" "s" {
 		},
 	})
 }
+
+// A WAS server cannot be deleted while parts remain: destroy waits within timeouts.delete,
+// and the error then names what remains, here a datasource attached outside Terraform.
+func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
+	env := newAccEnv(t)
+	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: "orders-db", DatabaseType: "PostgreSQL",
+		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
+	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: "orders-ds", DatabaseResourceName: "orders-db"}))
+	server := env.config(shopNodeHCL() + serverHCL("was", "a", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
+		`state = "running"`, `timeouts = { delete = "2s" }`))
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           server,
+			ConfigPlanChecks: applied(),
+			Check:            func(*terraform.State) error { return env.admin.AttachDatasource(env.ctx(), wasRef("was-1"), "orders-ds") },
+		},
+		{
+			Config:      env.config(shopNodeHCL()),
+			ExpectError: errorMatching(`gave up after 2s: still held by datasource "orders-ds" (apm_was_datasource)`, `raise timeouts.delete`),
+		},
+		{
+			PreConfig:        func() { env.must(env.admin.DetachDatasource(env.ctx(), wasRef("was-1"), "orders-ds")) },
+			Config:           env.config(shopNodeHCL()),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroy}),
+			Check: func(*terraform.State) error {
+				_, err := env.admin.GetServer(env.ctx(), wasRef("was-1"))
+				return want(apm.IsNotFound(err), "was-1 should be gone, got %v", err)
+			},
+		},
+	})
+}
