@@ -426,12 +426,9 @@ func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 	server := env.config(shopNodeHCL() + serverHCL("was", "a", `server_id = "was-1"`, `mode = "install"`, `http_port = 8080`,
 		`state = "running"`, `timeouts = { delete = "2s" }`))
 	env.testUntilEmpty([]resource.TestStep{
+		{Config: server, ConfigPlanChecks: applied()},
 		{
-			Config:           server,
-			ConfigPlanChecks: applied(),
-			Check:            func(*terraform.State) error { return env.admin.AttachDatasource(env.ctx(), wasRef("was-1"), "orders-ds") },
-		},
-		{
+			PreConfig:   func() { env.must(env.admin.AttachDatasource(env.ctx(), wasRef("was-1"), "orders-ds")) },
 			Config:      env.config(shopNodeHCL()),
 			ExpectError: errorMatching(`gave up after 2s: still held by datasource "orders-ds" (apm_was_datasource)`, `raise timeouts.delete`),
 		},
