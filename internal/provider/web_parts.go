@@ -137,10 +137,7 @@ var webWorkersFields = []field[webPart]{
 				MarkdownDescription: "Host name or IP address the web server reaches the WAS server at. Defaults to the manager's choice, the address of the WAS server's node, " +
 					"recorded when the worker is added (leaving it out later keeps the recorded value).",
 				Optional: true, Computed: true,
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 253),
-					stringvalidator.RegexMatches(regexp.MustCompile(`^[A-Za-z0-9._:-]+$`), "must be a host name or an IP address"),
-				},
+				Validators: hostValidators(),
 			},
 			workerAJPPort: rschema.Int64Attribute{
 				MarkdownDescription: "AJP port the web server forwards to, 1 to 65535. Defaults to the WAS server's `ajp_port` when the worker is added " +
