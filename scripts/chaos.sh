@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Runs the chaos tests (internal/chaos, build tag chaos) on a real CLI: applies of 100 objects
-# against an in-process apmsim over HTTPS with 5xx and lost answers, Ctrl-C and SIGKILL mid-apply.
-# Each scenario prints one line: "chaos <scenario> PASS|FAIL runs=.. orphans=.. duplicates=..
-# objects=.. plan_exit=.. wall=..".
+# Runs the chaos tests (internal/chaos, build tag chaos) on a real CLI: applies (and destroys) of
+# 120 objects, servers among them, against an in-process apmsim over HTTPS with 5xx and lost
+# answers, Ctrl-C and SIGKILL mid-apply. Each scenario prints one line: "chaos <scenario>
+# PASS|FAIL runs=.. orphans=.. duplicates=.. mismatches=.. objects=.. plan_exit=.. left=..
+# wall=.." (mismatches: servers whose port or running state differ between state and manager;
+# left: what a destroy left in the manager and the state; ?: not measured).
 #
 # Environment:
 #   CHAOS_TF    the CLI to run (default .clis/tofu, OpenTofu 1.12.6, built here when missing)
 #   CHAOS_RUN   -run pattern (default: every test of the package)
-#   CHAOS_SEED  seeds the fault rules differently (default: the rules' own seeds)
+#   CHAOS_SEED  seeds the fault rules differently (default: defaultSeed in internal/chaos/sim_test.go)
 #   CHAOS_LOGS  a directory to keep each scenario's CLI logs and state in
 set -euo pipefail
 

@@ -3,6 +3,9 @@
 package chaos
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
@@ -25,8 +29,22 @@ func TestFleetConfig(t *testing.T) {
 	systems := strings.Count(cfg, `resource "apm_system"`)
 	nodes := strings.Count(cfg, `resource "apm_node"`)
 	refs := strings.Count(cfg, "system_id  = apm_system.s")
-	if systems != fleetSystems || nodes != fleetSystems*fleetNodesPerSystem || refs != nodes || systems+nodes != fleetObjects {
-		t.Fatalf("%d systems, %d nodes, %d system references; want %d objects", systems, nodes, refs, fleetObjects)
+	was, session := strings.Count(cfg, `resource "apm_was_server"`), strings.Count(cfg, `resource "apm_session_server"`)
+	if systems != fleetSystems || nodes != fleetSystems*fleetNodesPerSystem || refs != nodes || systems+nodes+was+session != fleetObjects {
+		t.Fatalf("%d systems, %d nodes, %d system references, %d servers; want %d objects", systems, nodes, refs, was+session, fleetObjects)
+	}
+	// One WAS server (running) on each system's first node, one session server on its
+	// second, half of them declaring "stopped".
+	for _, want := range []struct {
+		what  string
+		count int
+	}{
+		{"node_id   = apm_node.s1n1.id", 1}, {"node_id     = apm_node.s1n2.id", 1}, {`state     = "running"`, fleetSystems},
+		{`state       = "stopped"`, fleetSystems / 2}, {"http_port = 8110", 1}, {"server_port = 15201", 1},
+	} {
+		if got := strings.Count(cfg, want.what); got != want.count || was != fleetSystems || session != fleetSystems || was+session != fleetServers {
+			t.Errorf("%q %d times, want %d (%d WAS and %d session servers, want %d each)", want.what, got, want.count, was, session, fleetSystems)
+		}
 	}
 	if strings.Contains(cfg, "api_key") || strings.Contains(cfg, "endpoint") {
 		t.Fatal("the configuration must leave endpoint and key to the environment")
@@ -34,7 +52,8 @@ func TestFleetConfig(t *testing.T) {
 }
 
 func TestFaultRulesParse(t *testing.T) {
-	for name, rules := range map[string][]string{"faultRules": faultRules, "slowWrites": slowWrites} {
+	for name, rules := range map[string][]string{"faultRules": faultRules, "destroyFaults": destroyFaults, "slowWrites": slowWrites,
+		"slowServerWrites": slowServerWrites} {
 		parsed, err := parseRules(rules)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -60,6 +79,67 @@ func TestSeeded(t *testing.T) {
 	}
 }
 
+// The default seed must draw faults as a random seed would: the nominal share, and no
+// stretch of five in a row, which fails a lone request on all its attempts. The draws are
+// replayed one request after another, as an apply's quiet tail makes them.
+func TestDefaultSeedDraws(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		rules []string
+		path  string
+	}{
+		{"faultRules", faultRules, "/rest/systems"},
+		{"destroyFaults", destroyFaults, "/rest/was/servers/was-1/nodes/n/systems/s"},
+	} {
+		const draws = 1500
+		faults, longest := replayDraws(t, seeded(c.rules, defaultSeed), c.path, draws)
+		t.Logf("%s: %d faults of %d requests, at most %d in a row", c.name, faults, draws, longest)
+		if share := float64(faults) / draws; share < 0.2 || share > 0.25 || longest > 4 {
+			t.Errorf("%s with seed %q: %.3f of the requests fault (want 0.2 to 0.25), up to %d in a row (want at most 4)",
+				c.name, defaultSeed, share, longest)
+		}
+	}
+}
+
+// replayDraws sends n GETs of path, one after another, to a sim with rules, in process,
+// and counts the faulted ones and the longest stretch of them.
+func replayDraws(t *testing.T, texts []string, path string, n int) (faults, longest int) {
+	t.Helper()
+	srv := apmsimtest.Start(t)
+	rules, err := parseRules(texts)
+	if err == nil {
+		err = srv.Sim.SetFaults(rules...)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Sim.Handler()
+	faulted := func() (reset bool) {
+		defer func() {
+			// A reset hijacks the connection, which a recorder does not have.
+			if r := recover(); r != nil {
+				if r != http.ErrAbortHandler { //nolint:errorlint // the panic value itself
+					panic(r)
+				}
+				reset = true
+			}
+		}()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path+"?key="+url.QueryEscape(srv.AdminKey), nil))
+		return rec.Code != http.StatusOK && rec.Code != http.StatusNotFound
+	}
+	run := 0
+	for range n {
+		if faulted() {
+			faults, run = faults+1, run+1
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return faults, longest
+}
+
 func TestReadState(t *testing.T) {
 	dir := t.TempDir()
 	if v, err := readState(filepath.Join(dir, "none.tfstate")); err != nil || len(v.systems)+len(v.nodes) != 0 {
@@ -73,6 +153,9 @@ func TestReadState(t *testing.T) {
 	clitest.MustWrite(t, path, `{"version":4,"resources":[
   {"mode":"managed","type":"apm_system","name":"s1","instances":[{"attributes":{"id":"SYS-1","name":"chaos-s1","node_count":9}}]},
   {"mode":"managed","type":"apm_node","name":"s1n1","instances":[{"attributes":{"id":"SYS-1/s1-n1","system_id":"SYS-1","name":"s1-n1","node_id":"ND-1","agent_port":7701}}]},
+  {"mode":"managed","type":"apm_was_server","name":"s1was","instances":[{"attributes":{"id":"SYS-1/s1-n1/was-1","node_id":"SYS-1/s1-n1","server_id":"was-1","http_port":8101,"ajp_port":0,"state":"running","status":"running"}}]},
+  {"mode":"managed","type":"apm_session_server","name":"s1session","instances":[{"attributes":{"id":"SYS-1/s1-n2/session-1","node_id":"SYS-1/s1-n2","server_id":"session-1","server_port":15201,"state":null,"status":"stopped"}}]},
+  {"mode":"data","type":"apm_was_server","name":"d","instances":[{"attributes":{"id":"SYS-1/s1-n1/was-1","node_id":"SYS-1/s1-n1","server_id":"was-1"}}]},
   {"mode":"data","type":"apm_system","name":"d","instances":[{"attributes":{"id":"SYS-9"}}]}]}`)
 	v, err := readState(path)
 	if err != nil {
@@ -80,7 +163,11 @@ func TestReadState(t *testing.T) {
 	}
 	wantSys := []stateSystem{{addr: "apm_system.s1", id: "SYS-1", name: "chaos-s1"}}
 	wantNodes := []stateNode{{addr: "apm_node.s1n1", systemID: "SYS-1", name: "s1-n1", nodeID: "ND-1"}}
-	if !slices.Equal(v.systems, wantSys) || !slices.Equal(v.nodes, wantNodes) {
+	wantServers := []stateServer{
+		{addr: "apm_was_server.s1was", kind: apm.KindWAS, nodeID: "SYS-1/s1-n1", serverID: "was-1", port: 8101, state: "running"},
+		{addr: "apm_session_server.s1session", kind: apm.KindSession, nodeID: "SYS-1/s1-n2", serverID: "session-1", port: 15201},
+	}
+	if !slices.Equal(v.systems, wantSys) || !slices.Equal(v.nodes, wantNodes) || !slices.Equal(v.servers, wantServers) {
 		t.Fatalf("state %+v", v)
 	}
 	clitest.MustWrite(t, path, `{"version":4,"resources":[`)
@@ -89,23 +176,78 @@ func TestReadState(t *testing.T) {
 	}
 }
 
-// twoSystems is a manager with systems a (2 nodes) and b (1 node), and a state of it all.
+// twoSystems is a manager with systems a (2 nodes) and b (1 node), a WAS server running
+// on a/n1, a session server on a/n2 and one on b/n1, and a state of it all. The session
+// server on a/n2 declares no running state.
 func twoSystems() (managerView, stateView) {
 	m := managerView{
 		systems: []apm.System{{SystemID: "S1", SystemName: "a"}, {SystemID: "S2", SystemName: "b"}},
 		nodes:   []apm.Node{{SystemName: "a", NodeName: "n1"}, {SystemName: "a", NodeName: "n2"}, {SystemName: "b", NodeName: "n1"}},
+		servers: []apm.Server{
+			{Kind: apm.KindWAS, ServerID: "w", NodeName: "n1", SystemName: "a", Status: "running", HTTPPort: 8101},
+			{Kind: apm.KindSession, ServerID: "s", NodeName: "n2", SystemName: "a", Status: "stopped", ServerPort: 15201},
+			{Kind: apm.KindSession, ServerID: "s", NodeName: "n1", SystemName: "b", Status: "stopped", ServerPort: 15202},
+		},
 	}
 	s := stateView{
 		systems: []stateSystem{{"apm_system.a", "S1", "a"}, {"apm_system.b", "S2", "b"}},
 		nodes:   []stateNode{{"apm_node.a1", "S1", "n1", "N1"}, {"apm_node.a2", "S1", "n2", "N2"}, {"apm_node.b1", "S2", "n1", "N3"}},
+		servers: []stateServer{
+			{"apm_was_server.aw", apm.KindWAS, "S1/n1", "w", 8101, "running"},
+			{"apm_session_server.as", apm.KindSession, "S1/n2", "s", 15201, ""},
+			{"apm_session_server.bs", apm.KindSession, "S2/n1", "s", 15202, "stopped"},
+		},
 	}
 	return m, s
 }
 
 func TestCensusClean(t *testing.T) {
 	c := takeCensus(twoSystems())
-	if c.objects != 5 || c.inState != 5 || len(c.orphans)+len(c.missing)+len(c.duplicates) != 0 {
-		t.Fatalf("census %+v; want 5 objects, all in state, nothing else", c)
+	if c.objects != 8 || c.servers != 3 || c.running != 1 || c.inState != 8 || len(c.orphans)+len(c.missing)+len(c.duplicates)+len(c.mismatches) != 0 {
+		t.Fatalf("census %+v; want 8 objects (3 servers, 1 running), all in state, nothing else", c)
+	}
+}
+
+// A server is its kind, node and serverId: one on another node, or of another kind, is
+// an orphan and a missing one; one in both must have the state's port and declared
+// running state, and one that declares none may have any status.
+func TestCensusServers(t *testing.T) {
+	m, s := twoSystems()
+	m.servers[1].Status = "running" // a/n2 declares no state: any status will do
+	// An install the state lacks, and a web server the state has where the manager has a
+	// session server of the same id.
+	m.servers = append(m.servers, apm.Server{Kind: apm.KindWAS, ServerID: "w", NodeName: "n2", SystemName: "a"})
+	s.servers = append(s.servers, stateServer{"apm_web_server.bw", apm.KindWeb, "S2/n1", "s", 80, ""})
+	c := takeCensus(m, s)
+	wantOrphans, wantMissing := []string{"was server a/n2/w"}, []string{"apm_web_server.bw (S2/n1/s)"}
+	if !slices.Equal(c.orphans, wantOrphans) || !slices.Equal(c.missing, wantMissing) || len(c.mismatches)+len(c.duplicates) != 0 {
+		t.Fatalf("census %+v; want orphans %q, missing %q", c, wantOrphans, wantMissing)
+	}
+	if c.objects != 9 || c.servers != 4 || c.running != 2 {
+		t.Errorf("census %+v; want 9 objects, 4 servers, 2 running", c)
+	}
+
+	m, s = twoSystems()
+	m.servers[0].Status = "stopped" // declared running
+	m.servers[2].HTTPPort = 15202   // the session server's port is its server_port
+	m.servers[2].ServerPort = 15299 // moved
+	s.servers[1].port = 15200       // recorded wrong
+	c = takeCensus(m, s)
+	wantMismatches := []string{
+		"apm_session_server.as: port 15200 in the state, 15201 in the manager",
+		"apm_session_server.bs: port 15202 in the state, 15299 in the manager",
+		"apm_was_server.aw: state running in the state, status stopped in the manager",
+	}
+	if !slices.Equal(c.mismatches, wantMismatches) || len(c.orphans)+len(c.missing)+len(c.duplicates) != 0 {
+		t.Fatalf("census %+v; want mismatches %q", c, wantMismatches)
+	}
+
+	// A server the manager has on another system's node of the same name is not it.
+	m, s = twoSystems()
+	m.servers[0].SystemName = "b"
+	c = takeCensus(m, s)
+	if !slices.Equal(c.orphans, []string{"was server b/n1/w"}) || !slices.Equal(c.missing, []string{"apm_was_server.aw (S1/n1/w)"}) {
+		t.Fatalf("census %+v; want the server on b/n1 an orphan and a/n1's missing", c)
 	}
 }
 
@@ -124,13 +266,14 @@ func TestCensusOrphansAndMissing(t *testing.T) {
 
 func TestCensusDuplicates(t *testing.T) {
 	m, s := twoSystems()
-	m.systems = append(m.systems, apm.System{SystemID: "S3", SystemName: "a"}) // a name twice
-	m.nodes = append(m.nodes, apm.Node{SystemName: "b", NodeName: "n1"})       // a node twice
-	s.systems = append(s.systems, stateSystem{"apm_system.a2", "S1", "a"})     // two resources, one system
-	s.nodes = append(s.nodes, stateNode{"apm_node.b1x", "S2", "n1x", "N3"})    // one nodeId twice
+	m.systems = append(m.systems, apm.System{SystemID: "S3", SystemName: "a"})                                   // a name twice
+	m.nodes = append(m.nodes, apm.Node{SystemName: "b", NodeName: "n1"})                                         // a node twice
+	s.systems = append(s.systems, stateSystem{"apm_system.a2", "S1", "a"})                                       // two resources, one system
+	s.nodes = append(s.nodes, stateNode{"apm_node.b1x", "S2", "n1x", "N3"})                                      // one nodeId twice
+	s.servers = append(s.servers, stateServer{"apm_was_server.aw2", apm.KindWAS, "S1/n1", "w", 8101, "running"}) // one server twice
 	c := takeCensus(m, s)
-	if len(c.duplicates) != 4 {
-		t.Fatalf("duplicates %q; want 4", c.duplicates)
+	if len(c.duplicates) != 5 || !slices.Contains(c.duplicates, "state: server was S1/n1/w (copy 2)") {
+		t.Fatalf("duplicates %q; want 5, the WAS server's among them", c.duplicates)
 	}
 }
 
@@ -201,6 +344,18 @@ func testDiagnostics(t *testing.T, out string) {
 	}
 	if !namesOrphan([]string{"system chaos-s2 (SYS-2)"}, "apm_system chaos-s2") || namesOrphan([]string{"node chaos-s2/x"}, "apm_system chaos-s2") {
 		t.Error("namesOrphan must match systems by name and type")
+	}
+	servers := []string{"node chaos-s3/s3-n2", "was server chaos-s3/s3-n1/was-1", "session server chaos-s3/s3-n2/session-1"}
+	for id, want := range map[string]bool{
+		"apm_was_server SYS-0003/s3-n1/was-1":         true,
+		"apm_session_server SYS-0003/s3-n2/session-1": true,
+		"apm_was_server SYS-0003/s3-n2/was-1":         false, // no WAS server on s3-n2
+		"apm_web_server SYS-0003/s3-n1/was-1":         false, // another kind
+		"apm_session_server SYS-0003/s3-n2":           false, // not a server's id
+	} {
+		if got := namesOrphan(servers, id); got != want {
+			t.Errorf("namesOrphan(%q) = %v, want %v", id, got, want)
+		}
 	}
 }
 

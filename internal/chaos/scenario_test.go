@@ -4,6 +4,7 @@ package chaos
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -23,15 +24,17 @@ type scenario struct {
 	fig     figures
 }
 
-// figures are the reported measurements; -1 means not measured (the scenario stopped first).
+// figures are the reported measurements; -1 means not measured (the scenario stopped
+// first, or has no destroy). left is what a destroy left: objects in the manager and
+// resources in the state.
 type figures struct {
-	runs, orphans, duplicates, objects, planExit int
+	runs, orphans, duplicates, mismatches, objects, planExit, left int
 }
 
 func newScenario(t *testing.T, name string) *scenario {
 	t.Helper()
 	tl := setupTools(t)
-	sc := &scenario{t: t, name: name, started: time.Now(), fig: figures{-1, -1, -1, -1, -1}}
+	sc := &scenario{t: t, name: name, started: time.Now(), fig: figures{-1, -1, -1, -1, -1, -1, -1}}
 	sc.sim = startSim(t)
 	sc.ws = newWorkspace(t, tl, sc.sim, fleetConfig())
 	t.Cleanup(sc.summary)
@@ -44,9 +47,9 @@ func (sc *scenario) summary() {
 		verdict = "FAIL"
 	}
 	f := sc.fig
-	line := fmt.Sprintf("chaos %-16s %s runs=%s orphans=%s duplicates=%s objects=%s plan_exit=%s wall=%.1fs",
-		sc.name, verdict, figure(f.runs), figure(f.orphans), figure(f.duplicates), figure(f.objects), figure(f.planExit),
-		time.Since(sc.started).Seconds())
+	line := fmt.Sprintf("chaos %-16s %s runs=%s orphans=%s duplicates=%s mismatches=%s objects=%s plan_exit=%s left=%s wall=%.1fs",
+		sc.name, verdict, figure(f.runs), figure(f.orphans), figure(f.duplicates), figure(f.mismatches), figure(f.objects),
+		figure(f.planExit), figure(f.left), time.Since(sc.started).Seconds())
 	sc.t.Log(line)
 	fmt.Println(line)
 }
@@ -76,6 +79,51 @@ func (sc *scenario) applyUntilSuccess(limit int) bool {
 		}
 	}
 	return false
+}
+
+// destroy runs one destroy, with extraArgs added to its arguments, and logs how it went.
+func (sc *scenario) destroy(extraArgs ...string) procResult {
+	sc.t.Helper()
+	sc.fig.runs = max(sc.fig.runs, 0) + 1
+	r := sc.ws.run(nil, append(slices.Clone(destroyArgs), extraArgs...)...)
+	sc.logRun(fmt.Sprintf("destroy (run %d)", sc.fig.runs), r)
+	return r
+}
+
+// destroyUntilSuccess destroys until a destroy exits 0, at most limit times.
+func (sc *scenario) destroyUntilSuccess(limit int, extraArgs ...string) bool {
+	sc.t.Helper()
+	for range limit {
+		if sc.destroy(extraArgs...).exit == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// expectDestroyed turns the faults off and asserts that the destroys left nothing: no
+// object in the manager (a server stopped but not uninstalled, a node or system whose
+// delete seemed to fail) and no resource in the state.
+func (sc *scenario) expectDestroyed() {
+	sc.t.Helper()
+	sc.sim.faultsOff(sc.t)
+	m, err := sc.sim.view(sc.t.Context())
+	if err != nil {
+		sc.t.Fatalf("harness: listing the manager: %v", err)
+	}
+	s, err := readState(sc.ws.statePath())
+	if err != nil {
+		sc.t.Fatalf("harness: %v", err)
+	}
+	c := takeCensus(m, s)
+	sc.fig.left = c.objects + c.inState
+	sc.t.Logf("after destroy: %d objects in apmsim (%d servers), %d resources in state", c.objects, c.servers, c.inState)
+	if c.objects > 0 {
+		sc.t.Errorf("the destroy left %d objects in apmsim: %s", c.objects, head(c.orphans, 8))
+	}
+	if c.inState > 0 {
+		sc.t.Errorf("the destroy left %d resources in the state: %s", c.inState, head(c.missing, 8))
+	}
 }
 
 // logRun logs the end of a run, the manager's object count and the run's errors by kind
@@ -141,13 +189,13 @@ func (sc *scenario) census() census {
 		sc.t.Fatalf("harness: %v", err)
 	}
 	c := takeCensus(m, s)
-	sc.fig.objects, sc.fig.orphans, sc.fig.duplicates = c.objects, len(c.orphans), len(c.duplicates)
-	sc.t.Logf("census: %d objects in apmsim, %d in state; %d orphans, %d missing, %d duplicates",
-		c.objects, c.inState, len(c.orphans), len(c.missing), len(c.duplicates))
+	sc.fig.objects, sc.fig.orphans, sc.fig.duplicates, sc.fig.mismatches = c.objects, len(c.orphans), len(c.duplicates), len(c.mismatches)
+	sc.t.Logf("census: %d objects in apmsim (%d servers, %d running), %d in state; %d orphans, %d missing, %d duplicates, %d mismatches",
+		c.objects, c.servers, c.running, c.inState, len(c.orphans), len(c.missing), len(c.duplicates), len(c.mismatches))
 	for _, l := range []struct {
 		name string
 		list []string
-	}{{"orphans", c.orphans}, {"missing", c.missing}, {"duplicates", c.duplicates}} {
+	}{{"orphans", c.orphans}, {"missing", c.missing}, {"duplicates", c.duplicates}, {"mismatches", c.mismatches}} {
 		if len(l.list) > 0 {
 			sc.t.Logf("  %s: %s", l.name, head(l.list, 8))
 		}
@@ -156,14 +204,25 @@ func (sc *scenario) census() census {
 }
 
 // expectConverged asserts the end state of a scenario that must heal: every object once,
-// all of them in the state, and nothing left to do.
+// all of them in the state, every server with its port and declared running state, and
+// nothing left to do.
 func (sc *scenario) expectConverged(c census) {
 	sc.t.Helper()
 	if len(c.orphans) > 0 {
 		sc.t.Errorf("%d orphans (in apmsim, not in the state): %s", len(c.orphans), head(c.orphans, 8))
 	}
+	if len(c.missing) > 0 {
+		sc.t.Errorf("%d missing (in the state, not in apmsim): %s", len(c.missing), head(c.missing, 8))
+	}
 	if len(c.duplicates) > 0 {
 		sc.t.Errorf("%d duplicates: %s", len(c.duplicates), head(c.duplicates, 8))
+	}
+	if len(c.mismatches) > 0 {
+		sc.t.Errorf("%d servers differ between state and apmsim: %s", len(c.mismatches), head(c.mismatches, 8))
+	}
+	// Every WAS server runs; the session servers are installed stopped, and none is started.
+	if c.servers != fleetServers || c.running != fleetSystems {
+		sc.t.Errorf("apmsim holds %d servers, %d of them running; want %d, %d running", c.servers, c.running, fleetServers, fleetSystems)
 	}
 	if c.objects != fleetObjects {
 		sc.t.Errorf("apmsim holds %d objects, want the %d of the configuration", c.objects, fleetObjects)
@@ -175,57 +234,77 @@ func (sc *scenario) expectConverged(c census) {
 
 // interruption is how an interrupted apply went.
 type interruption struct {
-	atSignal, afterExit int // objects in apmsim when the signal was sent, and once all settled
+	atSignal, afterExit managerView // apmsim when the signal was sent, and once all settled
 	run                 procResult
 }
 
-// interruptedApply starts an apply with slow creates, and once apmsim holds at least
-// threshold objects stops it with stop.
-func (sc *scenario) interruptedApply(threshold int, stop func(*proc) error) interruption {
+// signalPoint is the moment of an apply to interrupt it at, as apmsim sees it, and the
+// slow writes that make the apply last until then with writes in flight.
+type signalPoint struct {
+	what    string // "40 objects", for the logs
+	reached func(managerView) bool
+	slow    []string
+}
+
+// atObjects is the moment apmsim holds n objects, every write slowed down.
+func atObjects(n int) signalPoint {
+	return signalPoint{fmt.Sprintf("%d objects", n), func(v managerView) bool { return v.objects() >= n }, slowWrites}
+}
+
+// atServers is the moment apmsim holds n servers, the servers' writes slowed down: the
+// nodes are made, and other servers are being installed or started.
+func atServers(n int) signalPoint {
+	return signalPoint{fmt.Sprintf("%d servers", n), func(v managerView) bool { return len(v.servers) >= n }, slowServerWrites}
+}
+
+// interruptedApply starts an apply with at's slow writes, and once apmsim reaches at
+// stops it with stop.
+func (sc *scenario) interruptedApply(at signalPoint, stop func(*proc) error) interruption {
 	sc.t.Helper()
-	sc.sim.setFaults(sc.t, slowWrites)
+	sc.sim.setFaults(sc.t, at.slow)
 	sc.fig.runs = max(sc.fig.runs, 0) + 1
 	p := sc.ws.start(nil, applyArgs...)
 	var in interruption
-	in.atSignal = sc.waitForObjects(p, threshold)
+	in.atSignal = sc.waitFor(p, at)
 	if err := stop(p); err != nil {
 		sc.t.Fatalf("harness: signalling the CLI: %v", err)
 	}
 	in.run = sc.ws.finish(p)
-	sc.logRun(fmt.Sprintf("apply %d (signalled at %d objects)", sc.fig.runs, in.atSignal), in.run)
+	sc.logRun(fmt.Sprintf("apply %d (signalled at %s)", sc.fig.runs, in.atSignal.summary()), in.run)
 	sc.sim.faultsOff(sc.t)
 	in.afterExit = sc.settle()
 	return in
 }
 
-// settle waits until apmsim's object count has stood still for longer than the slowest
-// create takes, and returns it. The creates a dead client had in flight may still complete
-// in the manager (Go's HTTP/1 server notices a closed connection only once the handler has
-// read the request body, and the latency fault waits before that), and the next step must
-// see the world they leave, not a world still changing.
-func (sc *scenario) settle() int {
+// settle waits until apmsim has stood still (its objects, and its servers' statuses) for
+// longer than the slowest write takes, and returns what it holds. The creates, starts and
+// stops a dead client had in flight may still complete in the manager (Go's HTTP/1 server
+// notices a closed connection only once the handler has read the request body, and the
+// latency fault waits before that), and the next step must see the world they leave, not
+// a world still changing.
+func (sc *scenario) settle() managerView {
 	sc.t.Helper()
 	const quiet, limit = 600 * time.Millisecond, 10 * time.Second
-	last, since, deadline := -1, time.Now(), time.Now().Add(limit)
+	last, since, deadline := "", time.Now(), time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		n, err := sc.sim.objects(sc.t.Context())
+		v, err := sc.sim.view(sc.t.Context())
 		if err != nil {
 			sc.t.Fatalf("harness: listing the manager: %v", err)
 		}
-		if n != last {
-			last, since = n, time.Now()
+		if s := v.summary(); s != last {
+			last, since = s, time.Now()
 		} else if time.Since(since) >= quiet {
-			return n
+			return v
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	sc.t.Fatalf("harness: apmsim's object count still changed %s after the CLI ended", limit)
-	return last
+	sc.t.Fatalf("harness: apmsim still changed %s after the CLI ended (%s)", limit, last)
+	return managerView{}
 }
 
-// waitForObjects polls apmsim until it holds at least n objects, and fails the test when
-// the apply ends first: then nothing was interrupted and the scenario would prove nothing.
-func (sc *scenario) waitForObjects(p *proc, n int) int {
+// waitFor polls apmsim until it reaches at, and fails the test when the apply ends first:
+// then nothing was interrupted and the scenario would prove nothing.
+func (sc *scenario) waitFor(p *proc, at signalPoint) managerView {
 	sc.t.Helper()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -234,14 +313,14 @@ func (sc *scenario) waitForObjects(p *proc, n int) int {
 		case <-p.done:
 			r := sc.ws.finish(p)
 			sc.logRun("apply (before any signal)", r)
-			sc.t.Fatalf("harness: the apply ended (%s) before apmsim held %d objects; nothing was interrupted", ended(r), n)
+			sc.t.Fatalf("harness: the apply ended (%s) before apmsim held %s; nothing was interrupted", ended(r), at.what)
 		case <-tick.C:
-			got, err := sc.sim.objects(sc.t.Context())
+			v, err := sc.sim.view(sc.t.Context())
 			if err != nil {
 				sc.t.Fatalf("harness: listing the manager: %v", err)
 			}
-			if got >= n {
-				return got
+			if at.reached(v) {
+				return v
 			}
 		}
 	}

@@ -3,28 +3,38 @@
 package chaos
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
 
 const (
-	// maxFaultRuns bounds the applies under faults: each run retries what the last one
-	// left, so runs converge unless failures stick (an object created whose answer was
-	// lost, then a 409 forever). Most runs converge at once; a run fails when a request
-	// meets a fault on all five attempts (the default max_retries), about one run in
-	// three at these rates, so ten runs make a false failure about one in 50,000.
+	// maxFaultRuns bounds the applies (and the destroys) under faults: each run retries
+	// what the last one left, so runs converge unless failures stick (an object created
+	// whose answer was lost, then a 409 forever). Most runs converge at once; a run fails
+	// when a request meets a fault on all five attempts (the default max_retries), or a
+	// start or stop loses its answer three times, up to one run in three at these rates,
+	// so ten runs make a false failure about one in 50,000.
 	maxFaultRuns = 10
-	// signalAt is the object count at which an apply is interrupted: a third of the way
-	// in, with about ten creates in flight, so that the signal lands mid-apply.
-	signalAt = 35
-	// minFaults is the fewest faults a faults scenario must meet: the rules fire on about
-	// 50 of the 250 or so requests of even a run that converges at once.
+	// signalAt is the object count at which an apply is interrupted amid its nodes: a
+	// third of the way in, with about ten creates in flight, so that the signal lands
+	// mid-apply.
+	signalAt = 40
+	// signalAtServers is the server count at which an apply is interrupted amid its
+	// servers: the CLI starts them once nearly all nodes are made, so at 40 objects there
+	// is none yet; at 5 others are being installed, and WAS servers started.
+	signalAtServers = 5
+	// minFaults is the fewest faults the applies of a faults scenario must meet: the rules
+	// fire on about 100 of the 450 or so requests of even a run that converges at once.
 	minFaults = 20
+	// minDestroyFaults is the fewest faults its destroys must meet: the rules fire on about
+	// 25 of the 110 or so requests to servers of a destroy that succeeds at once.
+	minDestroyFaults = 10
 )
 
 // Baseline: the fleet applies in one run with no faults, and the harness's census and plan
-// find it clean. When this fails the harness or the provider is broken outright, and the
-// other scenarios' failures say nothing about faults.
+// find it clean; one destroy then leaves nothing. When this fails the harness or the
+// provider is broken outright, and the other scenarios' failures say nothing about faults.
 func TestChaosBaseline(t *testing.T) {
 	sc := newScenario(t, "baseline")
 	r := sc.apply()
@@ -33,29 +43,48 @@ func TestChaosBaseline(t *testing.T) {
 		t.Errorf("apply without faults exited %d, want 0", r.exit)
 	}
 	sc.expectConverged(c)
+	if r := sc.destroy(); r.exit != 0 {
+		t.Errorf("destroy without faults exited %d, want 0", r.exit)
+	}
+	sc.expectDestroyed()
 }
 
-// Faults: 5xx and resets on a quarter of the creates, half of them after the manager made
+// Faults: 5xx and resets on a quarter of the requests, half of them after the manager made
 // the change. Repeated applies must converge, with every object created exactly once and
-// in the state.
+// in the state, and every server on its node with its port, running where it should.
+// Repeated destroys, with the servers' requests under the same rates, must then leave
+// nothing: no server stopped but still installed, no node or system left behind.
 func TestChaosFaults(t *testing.T) {
 	sc := newScenario(t, "faults")
 	sc.sim.setFaults(t, faultRules)
 	converged := sc.applyUntilSuccess(maxFaultRuns)
-	sc.expectFaultsFired()
+	sc.expectFaultsFired(minFaults)
 	c := sc.measure()
 	if !converged {
 		t.Errorf("no apply exited 0 within %d runs under faults", maxFaultRuns)
 	}
 	sc.expectConverged(c)
+	if t.Failed() {
+		return // a destroy of a fleet that did not converge would prove nothing
+	}
+	// Without a refresh: the plan has just read the fleet, and the destroys' own reads (a
+	// server's status before its stop, the polls through "stopping") meet the faults.
+	sc.sim.setFaults(t, destroyFaults)
+	destroyed := sc.destroyUntilSuccess(maxFaultRuns, "-refresh=false")
+	sc.expectFaultsFired(minDestroyFaults)
+	if !destroyed {
+		t.Errorf("no destroy exited 0 within %d runs under faults", maxFaultRuns)
+	}
+	sc.expectDestroyed()
 }
 
-// SIGINT: Ctrl-C mid-apply reaches the CLI and the provider. The CLI stops gracefully; the
-// next apply, without faults, must finish the job without orphans or duplicates.
+// SIGINT: Ctrl-C mid-apply, amid the servers' installs and starts, reaches the CLI and the
+// provider. The CLI stops gracefully; the next apply, without faults, must finish the job
+// without orphans or duplicates, every WAS server running.
 func TestChaosInterrupt(t *testing.T) {
 	sc := newScenario(t, "sigint")
-	in := sc.interruptedApply(signalAt, interrupt)
-	t.Logf("SIGINT at %d objects in apmsim; %d once the CLI exited", in.atSignal, in.afterExit)
+	in := sc.interruptedApply(atServers(signalAtServers), interrupt)
+	t.Logf("SIGINT at %s in apmsim; %s once the CLI exited", in.atSignal.summary(), in.afterExit.summary())
 	if in.run.exit == 0 || in.run.signal != 0 {
 		t.Errorf("the interrupted apply %s; want the CLI to stop on its own with an error", ended(in.run))
 	}
@@ -68,11 +97,16 @@ func TestChaosInterrupt(t *testing.T) {
 	sc.expectConverged(c)
 }
 
-// SIGKILL with adoption: the CLI dies without saving the objects created since its last
-// state snapshot. With adopt_existing the next apply takes them over instead of failing.
+// SIGKILL with adoption: the CLI dies amid the servers' installs and starts, without saving
+// the objects created since its last state snapshot. With adopt_existing the next apply
+// takes them over instead of failing, and starts the WAS servers the kill left stopped or
+// starting.
 func TestChaosKillAdopt(t *testing.T) {
 	sc := newScenario(t, "sigkill-adopt")
-	sc.killMidApply()
+	before := sc.killMidApply(atServers(signalAtServers))
+	if !slices.ContainsFunc(before.orphans, func(o string) bool { return strings.Contains(o, " server ") }) {
+		t.Fatalf("harness: no server among the orphans of the kill; there is no server to adopt")
+	}
 	r := sc.apply(envAdoptExisting)
 	c := sc.measure()
 	if r.exit != 0 {
@@ -82,10 +116,12 @@ func TestChaosKillAdopt(t *testing.T) {
 }
 
 // SIGKILL without adoption: the next apply must refuse to take over the unrecorded objects:
-// a 409 whose message gives the import command, and no second copy of anything.
+// a 409 whose message gives the import command, and no second copy of anything. The kill
+// comes amid the nodes: the 409s are the systems' (their dependants are not tried), so a
+// later kill would prove nothing more.
 func TestChaosKillNoAdopt(t *testing.T) {
 	sc := newScenario(t, "sigkill-no-adopt")
-	before := sc.killMidApply()
+	before := sc.killMidApply(atObjects(signalAt))
 	r := sc.apply()
 	c := sc.measure()
 	if r.exit == 0 {
@@ -106,12 +142,12 @@ func TestChaosKillNoAdopt(t *testing.T) {
 	}
 }
 
-// killMidApply kills the CLI mid-apply and checks that the kill left objects out of the
-// state: without such orphans the scenario after it would prove nothing.
-func (sc *scenario) killMidApply() census {
+// killMidApply kills the CLI mid-apply at at and checks that the kill left objects out of
+// the state: without such orphans the scenario after it would prove nothing.
+func (sc *scenario) killMidApply(at signalPoint) census {
 	sc.t.Helper()
-	in := sc.interruptedApply(signalAt, killCLI)
-	sc.t.Logf("SIGKILL at %d objects in apmsim; %d once the CLI and its provider were gone", in.atSignal, in.afterExit)
+	in := sc.interruptedApply(at, killCLI)
+	sc.t.Logf("SIGKILL at %s in apmsim; %s once the CLI and its provider were gone", in.atSignal.summary(), in.afterExit.summary())
 	c := sc.census()
 	if len(c.orphans) == 0 {
 		sc.t.Fatalf("harness: the state holds every object after the kill; there is nothing to recover")
@@ -121,8 +157,8 @@ func (sc *scenario) killMidApply() census {
 
 // expectFaultsFired logs how often each fault rule fired, to read the runs' errors against,
 // and fails the test when the faults cannot have been met: a rule with times=N that never
-// fired (its path matches none of the provider's requests), or hardly any faults at all.
-func (sc *scenario) expectFaultsFired() {
+// fired (its path matches none of the provider's requests), or fewer than least faults.
+func (sc *scenario) expectFaultsFired(least int64) {
 	sc.t.Helper()
 	counts, err := sc.sim.faultCounts()
 	if err != nil {
@@ -136,8 +172,8 @@ func (sc *scenario) expectFaultsFired() {
 			sc.t.Errorf("the fault %q never fired", c.Rule)
 		}
 	}
-	if total < minFaults {
-		sc.t.Errorf("only %d faults fired, want at least %d: the scenario met too few to prove anything", total, minFaults)
+	if total < least {
+		sc.t.Errorf("only %d faults fired, want at least %d: the scenario met too few to prove anything", total, least)
 	}
 }
 
@@ -153,15 +189,22 @@ func conflicts(blocks []string) []string {
 }
 
 // namesOrphan reports whether an import ID ("apm_node SYS-0001/s1-n1", "apm_system
-// chaos-s1") names one of the orphans (as census describes them) by its name.
+// chaos-s1", "apm_was_server SYS-0001/s1-n1/was-1") names one of the orphans (as census
+// describes them) by its name: a node by its name, a server by its node's and its own.
 func namesOrphan(orphans []string, typeAndID string) bool {
 	typ, id, _ := strings.Cut(typeAndID, " ")
 	name := id[strings.LastIndexByte(id, '/')+1:]
+	server, isServer := serverTypes[typ]
 	for _, o := range orphans {
 		switch {
 		case typ == "apm_system" && strings.HasPrefix(o, "system "+name+" "),
 			typ == "apm_node" && strings.HasPrefix(o, "node ") && strings.HasSuffix(o, "/"+name):
 			return true
+		case isServer && strings.Count(id, "/") == 2:
+			node := id[strings.IndexByte(id, '/'):] // "/<node>/<server_id>"
+			if strings.HasPrefix(o, string(server.kind)+" server ") && strings.HasSuffix(o, node) {
+				return true
+			}
 		}
 	}
 	return false

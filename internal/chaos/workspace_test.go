@@ -20,8 +20,9 @@ import (
 // The CLI arguments of the runs. The parallelism is the CLI's default, spelled out because
 // the interruption scenarios count on about ten writes in flight.
 var (
-	applyArgs = []string{"apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10"}
-	planArgs  = []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", "-parallelism=10"}
+	applyArgs   = []string{"apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10"}
+	planArgs    = []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", "-parallelism=10"}
+	destroyArgs = []string{"destroy", "-auto-approve", "-input=false", "-no-color", "-parallelism=10"}
 )
 
 // envAdoptExisting makes the provider adopt objects that exist already instead of failing
