@@ -84,7 +84,7 @@ func (r *engineResource[T]) readBack(ctx context.Context, m *manager, typ tftype
 	obj, err := r.t.read(ctx, m, plan)
 	if err != nil {
 		diags.Append(readBackWarning("Created", r.t.describe(plan), err))
-		return recorded(typ, plan), diags
+		return recorded(typ, r.t.fields, plan), diags
 	}
 	return flatten(typ, r.t.fields, obj, plan), diags
 }
@@ -113,7 +113,7 @@ func (r *engineResource[T]) reconcile(ctx context.Context, m *manager, typ tftyp
 // as tainted, and the next apply reads it and replaces it if it exists, or creates it
 // again if not. Not recording it would leave an orphan that every later apply trips on.
 func (r *engineResource[T]) unknownOutcome(typ tftypes.Object, plan attrs, sendErr, lookErr error) (tftypes.Value, diag.Diagnostics) {
-	return recorded(typ, plan), diag.Diagnostics{diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
+	return recorded(typ, r.t.fields, plan), diag.Diagnostics{diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
 		"%s\n\nThe request may have reached the manager, but its answer was lost, and looking for the object afterwards failed too: %s\n\n"+
 			"The object may exist, so it is recorded in the state, marked tainted. The next apply looks for it: it replaces the object if it exists, "+
 			"and creates it if it does not.",

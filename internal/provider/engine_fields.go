@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"slices"
+	"strings"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -58,6 +59,10 @@ type field[T any] struct {
 	writeOnly   bool
 	sensitive   bool
 	boolDefault *bool
+	// derive computes a string the manager sets from the plan's inputs (an id made of
+	// them), for when the object cannot be read back; ok is false while an input is
+	// unknown.
+	derive func(plan attrs) (v string, ok bool)
 	// custom is the resource attribute of a field whose schema the kinds above cannot
 	// express (a list of objects, a set); its value must be of the same type.
 	custom rschema.Attribute
@@ -201,6 +206,23 @@ func (f field[T]) aligned(align func(prior, fresh tftypes.Value) tftypes.Value) 
 func (f field[T]) writeOnlyInput() field[T] {
 	f.writeOnly, f.optional, f.unread = true, true, true
 	return f
+}
+
+// derivedFrom lets a string the manager sets be computed from the plan (see field.derive).
+func (f field[T]) derivedFrom(derive func(plan attrs) (string, bool)) field[T] { f.derive = derive; return f }
+
+// joined derives a value from inputs joined by "/", such as <system_id>/<name>.
+func joined(inputs ...string) func(attrs) (string, bool) {
+	return func(plan attrs) (string, bool) {
+		parts := make([]string, len(inputs))
+		for i, in := range inputs {
+			if !plan.known(in) {
+				return "", false
+			}
+			parts[i] = plan.str(in)
+		}
+		return strings.Join(parts, "/"), true
+	}
 }
 
 // appliedBySettle marks an input that the type's settle applies (see field.bySettle).

@@ -228,22 +228,39 @@ func (r *engineResource[T]) settled(ctx, wctx context.Context, m *manager, typ t
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	if err := r.t.settle(ctx, m, plan); err != nil {
-		if bound, ok := wctx.Value(boundKey{}).(time.Duration); ok && errors.As(err, new(*apm.TimeoutError)) {
-			err = fmt.Errorf("%w; timeouts.%s is %s", err, op, formatDuration(bound))
+	settleErr := r.t.settle(ctx, m, plan)
+	if settleErr != nil {
+		if bound, ok := wctx.Value(boundKey{}).(time.Duration); ok && errors.As(settleErr, new(*apm.TimeoutError)) {
+			settleErr = fmt.Errorf("%w; timeouts.%s is %s", settleErr, op, formatDuration(bound))
 		}
-		diags.Append(callError(op+" "+r.t.describe(plan), err))
+		diags.Append(callError(op+" "+r.t.describe(plan), settleErr))
 	}
 	rctx, cancel := finishing(ctx, deleteCallBound)
 	defer cancel()
 	obj, err := r.t.read(rctx, m, plan)
-	if err != nil {
-		if !diags.HasError() {
-			diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.t.describe(plan), err))
-		}
+	switch {
+	case err == nil:
+		return flatten(typ, r.t.fields, obj, plan)
+	case settleErr != nil:
 		return state
 	}
-	return flatten(typ, r.t.fields, obj, plan)
+	diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.t.describe(plan), err))
+	return r.settledAsPlanned(typ, state, plan)
+}
+
+// settledAsPlanned is state with the values that a successful settle brought about (a
+// running state) taken from the plan: what the manager has, when it cannot be read.
+func (r *engineResource[T]) settledAsPlanned(typ tftypes.Object, state tftypes.Value, plan attrs) tftypes.Value {
+	a, err := attrsOf(state)
+	if err != nil {
+		return state
+	}
+	for _, f := range r.t.fields {
+		if v, ok := plan[f.name]; f.bySettle && ok && v.IsFullyKnown() {
+			a[f.name] = v
+		}
+	}
+	return tftypes.NewValue(typ, map[string]tftypes.Value(a))
 }
 
 // withWriteOnly adds the write-only inputs, which only the configuration carries, to a
@@ -312,13 +329,13 @@ func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateReque
 	}
 	typ := typeOf(req.Plan.Raw)
 	if r.t.settle != nil {
-		resp.State.Raw = r.settled(ctx, wctx, m, typ, plan, recorded(typ, plan), "update", &resp.Diagnostics)
+		resp.State.Raw = r.settled(ctx, wctx, m, typ, plan, recorded(typ, r.t.fields, plan), "update", &resp.Diagnostics)
 		return
 	}
 	obj, err := r.t.read(wctx, m, plan)
 	if err != nil {
 		// The update was carried out: keep it, and let the next refresh fill in the rest.
-		resp.State.Raw = recorded(typ, plan)
+		resp.State.Raw = recorded(typ, r.t.fields, plan)
 		resp.Diagnostics.Append(readBackWarning("Updated", r.t.describe(plan), err))
 		return
 	}

@@ -139,14 +139,27 @@ func (f *field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld,
 	return fresh
 }
 
-// recorded is what the engine stores right after a create succeeded and before the read
-// back: the plan, with the values only the manager knows left null rather than unknown.
-func recorded(typ tftypes.Object, plan attrs) tftypes.Value {
+// recorded is what the engine stores when it cannot read an object it wrote: the plan,
+// with the values that only the manager knows left null rather than unknown, except
+// those a field derives from the plan (a node's id from its system's id and its name),
+// so that resources referring to it can still be created in the same run.
+func recorded[T any](typ tftypes.Object, fields []field[T], plan attrs) tftypes.Value {
+	derive := map[string]func(attrs) (string, bool){}
+	for _, f := range fields {
+		if f.derive != nil {
+			derive[f.name] = f.derive
+		}
+	}
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
 	for name, t := range typ.AttributeTypes {
 		v, ok := plan[name]
 		if !ok || !v.IsFullyKnown() {
 			v = tftypes.NewValue(t, nil)
+			if d, has := derive[name]; has {
+				if s, known := d(plan); known {
+					v = tftypes.NewValue(tftypes.String, s)
+				}
+			}
 		}
 		vals[name] = v
 	}

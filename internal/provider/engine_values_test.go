@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -87,5 +88,51 @@ func TestServerReferences(t *testing.T) {
 	err := m.onServerRef(context.Background(), apm.KindWAS, "was-1", func(apm.ServerRef) error { return errors.New("called") })
 	if err == nil || !strings.Contains(err.Error(), "apm_was_server.example.id") {
 		t.Errorf("a server id without its node: %v", err)
+	}
+}
+
+// A settle that succeeded is recorded even when the object cannot be read afterwards: the
+// running state is the plan's, not the one read before the start (which Terraform would
+// take for an inconsistent result, and taint a server that runs).
+func TestSettledKeepsWhatSettleBroughtWhenTheReadFails(t *testing.T) {
+	type thing struct{ Status string }
+	r := &engineResource[thing]{t: &resourceType[thing]{
+		name:     "thing",
+		fields:   []field[thing]{stringField("state", "", func(x *thing) string { return x.Status }).optionalInput().appliedBySettle()},
+		describe: func(attrs) string { return "thing" },
+		settle:   func(context.Context, *manager, attrs) error { return nil },
+		read:     func(context.Context, *manager, attrs) (*thing, error) { return nil, errors.New("502 Bad Gateway") },
+	}}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"state": tftypes.String}}
+	before := tftypes.NewValue(typ, map[string]tftypes.Value{"state": tftypes.NewValue(tftypes.String, "stopped")})
+	plan := attrs{"state": tftypes.NewValue(tftypes.String, "running")}
+	var diags diag.Diagnostics
+	got := r.settled(context.Background(), context.Background(), newManager(nil, false), typ, plan, before, "create", &diags)
+	a, err := attrsOf(got)
+	if err != nil || a.str("state") != "running" {
+		t.Errorf("recorded state %q (%v), want the plan's running", a.str("state"), err)
+	}
+	if diags.HasError() || diags.WarningsCount() != 1 {
+		t.Errorf("want one warning about the read, got %v", diags)
+	}
+}
+
+// A node that cannot be read back is recorded with its id, which its inputs make, so that
+// servers referring to it are created in the same run.
+func TestRecordedDerivesIDs(t *testing.T) {
+	r, ok := newNodeResource().(*engineResource[nodeObject])
+	if !ok {
+		t.Fatal("apm_node is not an engine resource")
+	}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "system_id": tftypes.String, "name": tftypes.String, "node_id": tftypes.String}}
+	plan := attrs{
+		"id":        tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		"system_id": tftypes.NewValue(tftypes.String, "SYS-1"),
+		"name":      tftypes.NewValue(tftypes.String, "web-01"),
+		"node_id":   tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+	}
+	a, err := attrsOf(recorded(typ, r.t.fields, plan))
+	if err != nil || a.str("id") != "SYS-1/web-01" || !a["node_id"].IsNull() {
+		t.Errorf("recorded id %q node_id %v (%v), want SYS-1/web-01 and null", a.str("id"), a["node_id"], err)
 	}
 }

@@ -28,7 +28,7 @@ type nodeObject struct {
 
 var nodeFields = []field[nodeObject]{
 	stringField("id", "`<system_id>/<name>`. It stays the same when the system is renamed.",
-		func(n *nodeObject) string { return n.SystemID + "/" + n.NodeName }),
+		func(n *nodeObject) string { return n.SystemID + "/" + n.NodeName }).derivedFrom(joined("system_id", "name")),
 	stringField("system_id", "The `id` of the node's system, such as `apm_system.example.id`.",
 		func(n *nodeObject) string { return n.SystemID }).replacing().validate(stringvalidator.LengthAtLeast(1)),
 	stringField("system_name", "Name of the node's system.", func(n *nodeObject) string { return n.SystemName }).in(observed),

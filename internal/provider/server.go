@@ -101,7 +101,7 @@ func serverIDValidators() []validator.String {
 func (k *serverKind) fields() []field[serverObject] {
 	fs := []field[serverObject]{
 		stringField("id", "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
-			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }),
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }).derivedFrom(joined("node_id", "server_id")),
 		stringField("node_id", "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
 			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).replacing().validate(nodeRefValidator{}),
 		stringField("system_name", "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).in(observed),

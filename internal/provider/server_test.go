@@ -443,3 +443,20 @@ func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 		},
 	})
 }
+
+// A node whose read-back fails is recorded with its id, so that the server on it is
+// created in the same apply (before, the server failed: node_id had no value).
+func TestAccFaults_nodeReadBackFailsServerStillCreated(t *testing.T) {
+	env := newAccEnv(t)
+	env.testUntilEmpty([]resource.TestStep{{
+		PreConfig: func() { env.faults("GET /rest/nodes/* status=502 times=1") },
+		Config:    env.config(shopNodeHCL() + serverHCL("session", "s", `server_id = "session-1"`, `mode = "install"`, `server_port = 15200`)),
+		// The node's values that only the manager knows (node_id) fill in at the next refresh.
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			resource.TestCheckResourceAttrPair("apm_session_server.s", "node_id", "apm_node.app", "id"),
+			env.checkServer(apm.ServerRef{Kind: apm.KindSession, ServerID: "session-1", NodeName: "app-01", SystemName: "shop"},
+				func(s *apm.Server) error { return want(s.ServerPort == 15200, "port %d", s.ServerPort) }),
+		),
+	}})
+}
