@@ -209,7 +209,10 @@ func (f field[T]) writeOnlyInput() field[T] {
 }
 
 // derivedFrom lets a string the manager sets be computed from the plan (see field.derive).
-func (f field[T]) derivedFrom(derive func(plan attrs) (string, bool)) field[T] { f.derive = derive; return f }
+func (f field[T]) derivedFrom(derive func(plan attrs) (string, bool)) field[T] {
+	f.derive = derive
+	return f
+}
 
 // joined derives a value from inputs joined by "/", such as <system_id>/<name>.
 func joined(inputs ...string) func(attrs) (string, bool) {
