@@ -9,10 +9,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
@@ -566,7 +564,13 @@ func changeWebURIPatterns(ctx context.Context, m *manager, a attrs, have, want [
 
 // ---- SSL ----
 
-var webSSLFields = []field[webPart]{
+// webSSLKey is the SSL set-up's private key, a secret input.
+var webSSLKey = secret{
+	name: "private_key_pem", what: "the certificate's private key, PEM-encoded (`-----BEGIN PRIVATE KEY-----`)",
+	change: "Sent again with the certificate.", rules: []validator.String{pemValidator{kind: "PRIVATE KEY"}},
+}
+
+var webSSLFields = append([]field[webPart]{
 	webPartIDField("SSL set-up"),
 	webServerRefField("SSL set-up"),
 	int64Field("https_port", "HTTPS port the web server serves on, 1 to 65535. The web server's own `https_port` is this port too: "+
@@ -576,16 +580,7 @@ var webSSLFields = []field[webPart]{
 		"The manager does not report it: state keeps what was applied.", tftypes.String).validate(pemValidator{kind: "CERTIFICATE"}),
 	inputField[webPart]("ca_chain_pem", "The certificates of the chain above the server certificate, PEM-encoded, one after the other. "+
 		"The manager does not report it: state keeps what was applied.", tftypes.String).optionalInput().validate(pemValidator{kind: "CERTIFICATE"}),
-	inputField[webPart]("private_key_pem_wo", "The certificate's private key, PEM-encoded (`-----BEGIN PRIVATE KEY-----`), as a write-only value: "+
-		"it is sent to the manager and never stored in the plan or state (Terraform 1.11 or later, OpenTofu 1.11 or later). "+
-		"Terraform cannot tell when it changes: change `private_key_pem_wo_version` to send it again. Set exactly one of this and `private_key_pem`.",
-		tftypes.String).writeOnlyInput().secret().validate(pemValidator{kind: "PRIVATE KEY"}),
-	inputField[webPart]("private_key_pem_wo_version", "Any number, changed to send `private_key_pem_wo` again (with the certificate), such as when the key is rotated.",
-		tftypes.Number).optionalInput(),
-	inputField[webPart]("private_key_pem", "The certificate's private key, PEM-encoded, for Terraform versions before 1.11: "+
-		"it is sensitive, but stored in the state, so prefer `private_key_pem_wo` where the CLI supports it. Set exactly one of this and `private_key_pem_wo`.",
-		tftypes.String).optionalInput().secret().validate(pemValidator{kind: "PRIVATE KEY"}),
-}
+}, secretFields[webPart](webSSLKey)...)
 
 // webSSLDeleteWarning is said on every destroy of an apm_web_ssl.
 const webSSLDeleteWarning = "The manager has no operation that turns SSL off, so destroying apm_web_ssl only removes it from the Terraform state: " +
@@ -600,12 +595,10 @@ var webSSLType = resourceType[webPart]{
 		"The manager never reports the certificate or the key, so state keeps what was applied; give the key as the write-only `private_key_pem_wo` " +
 		"where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"The manager cannot turn SSL off: destroying this resource only removes it from the state.",
-	fields:   webSSLFields,
-	identity: webPartIdentity,
-	describe: func(a attrs) string { return "SSL set-up of " + webPartServer(a) },
-	validators: []resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("private_key_pem_wo"), path.MatchRoot("private_key_pem")),
-	},
+	fields:        webSSLFields,
+	identity:      webPartIdentity,
+	describe:      func(a attrs) string { return "SSL set-up of " + webPartServer(a) },
+	validators:    webSSLKey.validators(),
 	create:        configureWebSSL,
 	read:          readWebSSL,
 	update:        func(ctx context.Context, m *manager, plan, _ attrs) error { return configureWebSSL(ctx, m, plan) },
@@ -616,12 +609,8 @@ var webSSLType = resourceType[webPart]{
 // configureWebSSL sends the whole SSL set-up; the key comes from the write-only value
 // (the engine adds it from the configuration) or the sensitive one.
 func configureWebSSL(ctx context.Context, m *manager, plan attrs) error {
-	key := plan.str("private_key_pem_wo")
-	if key == "" {
-		key = plan.str("private_key_pem")
-	}
 	cfg := apm.SSLConfig{HTTPSPort: plan.int64("https_port"), CertificatePEM: plan.str("certificate_pem"),
-		PrivateKeyPEM: key, CAChainPEM: plan.str("ca_chain_pem")}
+		PrivateKeyPEM: webSSLKey.value(plan), CAChainPEM: plan.str("ca_chain_pem")}
 	return onWebServer(ctx, m, plan, func(ref apm.ServerRef) error { return m.ConfigureSSL(ctx, ref, cfg) })
 }
 

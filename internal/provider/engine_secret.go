@@ -1,0 +1,74 @@
+package provider
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// A secret input (a password, a private key) is given one of two ways, exactly one:
+//   - <name>_wo, write-only (Terraform 1.11 or later, OpenTofu): sent to the manager and
+//     stored nowhere, neither in plan nor state. Terraform cannot see it change, so
+//     <name>_wo_version, a plain number, sends it again when changed (a rotation);
+//   - <name>, sensitive, for older CLIs: hidden in output but stored in state.
+// The manager never reports a secret: state keeps what was applied (null for _wo).
+
+// secret declares a secret input of a type.
+type secret struct {
+	name string // "password": the attributes password_wo, password_wo_version, password
+	what string // "the user's password", in descriptions
+	// change says what a new value does, such as "Changing it replaces the database."
+	// (sentences end the descriptions of the value and of the version).
+	change string
+	// replaces makes a new value (or version) replace the object, for managers that
+	// cannot change the secret in place.
+	replaces bool
+	rules    []validator.String
+}
+
+func (s secret) writeOnly() string { return s.name + "_wo" }
+func (s secret) version() string   { return s.name + "_wo_version" }
+
+// fields are the secret's three attributes.
+func secretFields[T any](s secret) []field[T] {
+	fields := []field[T]{
+		inputField[T](s.writeOnly(), fmt.Sprintf("%s, as a write-only value: sent to the manager and never stored in the plan or state "+
+			"(Terraform 1.11 or later, OpenTofu). Terraform cannot tell when it changes: change `%s` to send it again. Set exactly one of this and `%s`.",
+			capitalized(s.what), s.version(), s.name), tftypes.String).writeOnlyInput().secret().validate(s.rules...),
+		inputField[T](s.version(), fmt.Sprintf("Any number; changing it sends `%s` again, such as for a rotation. %s", s.writeOnly(), s.change),
+			tftypes.Number).optionalInput(),
+		inputField[T](s.name, fmt.Sprintf("%s, for CLIs without write-only attributes (Terraform before 1.11): sensitive, but stored in the state, "+
+			"so prefer `%s` where the CLI supports it. Set exactly one of this and `%s`. %s", capitalized(s.what), s.writeOnly(), s.writeOnly(), s.change),
+			tftypes.String).optionalInput().secret().validate(s.rules...),
+	}
+	if s.replaces {
+		fields[1], fields[2] = fields[1].replacing(), fields[2].replacing()
+	}
+	return fields
+}
+
+// validators require exactly one of the secret's two values.
+func (s secret) validators() []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.name))}
+}
+
+// value is the secret a plan carries: the write-only value (the engine adds it from the
+// configuration), else the sensitive one.
+func (s secret) value(plan attrs) string {
+	if v := plan.str(s.writeOnly()); v != "" {
+		return v
+	}
+	return plan.str(s.name)
+}
+
+// capitalized is text with its first letter upper case.
+func capitalized(text string) string {
+	if text == "" || text[0] < 'a' || text[0] > 'z' {
+		return text
+	}
+	return string(text[0]-'a'+'A') + text[1:]
+}
