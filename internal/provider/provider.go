@@ -264,7 +264,9 @@ func (p *apmProvider) Resources(context.Context) []func() resource.Resource {
 		sessionServerKind.resource(),
 	}
 	resources = append(resources, wasPartResources()...)
-	return append(resources, webPartResources()...)
+	resources = append(resources, webPartResources()...)
+	resources = append(resources, databaseResources()...)
+	return append(resources, userResources()...)
 }
 
 func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -283,5 +285,7 @@ func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSourc
 		newManagerInfoDataSource,
 	}
 	dataSources = append(dataSources, wasPartDataSources()...)
-	return append(dataSources, serverDataSources()...)
+	dataSources = append(dataSources, serverDataSources()...)
+	dataSources = append(dataSources, databaseDataSources()...)
+	return append(dataSources, userDataSources()...)
 }
