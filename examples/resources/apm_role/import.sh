@@ -1,0 +1,2 @@
+# A role is imported by its role_id.
+terraform import apm_role.operators operators
