@@ -113,7 +113,9 @@ var userType = resourceType[userObject]{
 		}
 		return m.ModifyUser(ctx, state.str("user_id"), upd)
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error { return m.DeleteUser(ctx, state.str("user_id")) },
+	delete: func(ctx context.Context, m *manager, state attrs) error {
+		return m.DeleteUser(ctx, state.str("user_id"))
+	},
 }
 
 // passwordChanged tells whether an update must send the password: its version or its
@@ -251,7 +253,9 @@ var roleType = resourceType[apm.Role]{
 		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.str("role_id"), AuthName: plan.str("name"),
 			ActionTypes: actionTypesOf(plan), Description: plan.str("description")})
 	},
-	read: func(ctx context.Context, m *manager, a attrs) (*apm.Role, error) { return m.GetRole(ctx, a.str("role_id")) },
+	read: func(ctx context.Context, m *manager, a attrs) (*apm.Role, error) {
+		return m.GetRole(ctx, a.str("role_id"))
+	},
 	update: func(ctx context.Context, m *manager, plan, state attrs) error {
 		upd := apm.RoleUpdate{AuthName: plan.str("name"), ActionTypes: actionTypesOf(plan)}
 		switch {
@@ -264,7 +268,9 @@ var roleType = resourceType[apm.Role]{
 		}
 		return m.ModifyRole(ctx, state.str("role_id"), upd)
 	},
-	delete:   func(ctx context.Context, m *manager, state attrs) error { return m.DeleteRole(ctx, state.str("role_id")) },
+	delete: func(ctx context.Context, m *manager, state attrs) error {
+		return m.DeleteRole(ctx, state.str("role_id"))
+	},
 	blockers: roleHolders,
 }
 
@@ -319,7 +325,9 @@ var userRoleType = resourceType[userGrant]{
 	identity: identity{parts: []idPart{{attr: "user_id", form: "<user_id>"}, {attr: "role_id", form: "<role_id>"}},
 		example: "alice/operators"},
 	idempotentCreate: true,
-	describe:         func(a attrs) string { return fmt.Sprintf("grant of role %q to user %q", a.str("role_id"), a.str("user_id")) },
+	describe: func(a attrs) string {
+		return fmt.Sprintf("grant of role %q to user %q", a.str("role_id"), a.str("user_id"))
+	},
 	create: func(ctx context.Context, m *manager, plan attrs) error {
 		return m.GrantRole(ctx, plan.str("user_id"), plan.str("role_id"))
 	},
