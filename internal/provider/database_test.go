@@ -25,18 +25,18 @@ const (
 	dbPassword2 = "Orders-Pa55word-second-0002"
 )
 
-// databaseHCL declares apm_database.db named name; extra lines go into the block.
-func databaseHCL(name string, extra ...string) string {
+// databaseHCL declares apm_database.db, orders-db; extra lines go into the block.
+func databaseHCL(extra ...string) string {
 	return fmt.Sprintf(`
 resource "apm_database" "db" {
-  resource_name = %q
+  resource_name = "orders-db"
   database_type = "PostgreSQL"
   port          = 5432
   database_name = "orders"
   user_name     = "orders_app"
   %s
 }
-`, name, strings.Join(extra, "\n  "))
+`, strings.Join(extra, "\n  "))
 }
 
 // datasourceHCL declares apm_datasource.ds on apm_database.db; extra lines go into it.
@@ -50,8 +50,9 @@ resource "apm_datasource" "ds" {
 `, strings.Join(extra, "\n  "))
 }
 
-// checkDatabase passes when the manager's database name passes check.
-func (e *accEnv) checkDatabase(name string, check func(d *apm.Database) error) resource.TestCheckFunc {
+// checkDatabase passes when the manager's database orders-db passes check.
+func (e *accEnv) checkDatabase(check func(d *apm.Database) error) resource.TestCheckFunc {
+	const name = "orders-db"
 	return func(*terraform.State) error {
 		d, err := e.admin.GetDatabase(e.ctx(), name)
 		if err != nil {
@@ -61,8 +62,9 @@ func (e *accEnv) checkDatabase(name string, check func(d *apm.Database) error) r
 	}
 }
 
-// checkDatasource passes when the manager's datasource name passes check.
-func (e *accEnv) checkDatasource(name string, check func(d *apm.Datasource) error) resource.TestCheckFunc {
+// checkDatasource passes when the manager's datasource orders-ds passes check.
+func (e *accEnv) checkDatasource(check func(d *apm.Datasource) error) resource.TestCheckFunc {
+	const name = "orders-ds"
 	return func(*terraform.State) error {
 		d, err := e.admin.GetDatasource(e.ctx(), name)
 		if err != nil {
@@ -102,7 +104,7 @@ func flatStateLacks(secret string) resource.TestCheckFunc {
 func TestAccDatabase_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	password := fmt.Sprintf("password = %q", dbPassword1)
-	first := env.config(databaseHCL("orders-db", `host = "10.0.2.15"`, password) + `
+	first := env.config(databaseHCL(`host = "10.0.2.15"`, password) + `
 data "apm_database" "db" {
   resource_name = apm_database.db.resource_name
 }
@@ -111,7 +113,7 @@ data "apm_databases" "all" {
   depends_on = [apm_database.db]
 }
 `)
-	moved := env.config(databaseHCL("orders-db", `host = "db2.internal.example"`, password))
+	moved := env.config(databaseHCL(`host = "db2.internal.example"`, password))
 	env.test([]resource.TestStep{
 		{
 			Config:           first,
@@ -132,7 +134,7 @@ data "apm_databases" "all" {
 					}),
 				})),
 			},
-			Check: env.checkDatabase("orders-db", func(d *apm.Database) error {
+			Check: env.checkDatabase(func(d *apm.Database) error {
 				return want(d.Host == "10.0.2.15" && d.DatabaseType == "PostgreSQL" && d.UserName == "orders_app", "database %+v", *d)
 			}),
 		},
@@ -148,7 +150,7 @@ data "apm_databases" "all" {
 			// No modify endpoint: a new host replaces the database.
 			Config:           moved,
 			ConfigPlanChecks: applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}),
-			Check: env.checkDatabase("orders-db", func(d *apm.Database) error {
+			Check: env.checkDatabase(func(d *apm.Database) error {
 				return want(d.Host == "db2.internal.example", "host %q", d.Host)
 			}),
 		},
@@ -156,7 +158,7 @@ data "apm_databases" "all" {
 			PreConfig:        func() { env.must(env.admin.DeleteDatabase(env.ctx(), "orders-db")) },
 			Config:           moved,
 			ConfigPlanChecks: applied(exactActions{"apm_database.db": plancheck.ResourceActionCreate}),
-			Check:            env.checkDatabase("orders-db", func(*apm.Database) error { return nil }),
+			Check:            env.checkDatabase(func(*apm.Database) error { return nil }),
 		},
 	})
 }
@@ -176,7 +178,7 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 		if err := os.WriteFile(file, []byte(password), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		return env.config(databaseHCL("orders-db", `host = "10.0.2.15"`,
+		return env.config(databaseHCL(`host = "10.0.2.15"`,
 			fmt.Sprintf("password_wo = file(%q)", file), fmt.Sprintf("password_wo_version = %d", version)))
 	}
 	absent := func(version int64) []statecheck.StateCheck {
@@ -199,7 +201,7 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 				Config:            config(dbPassword1, 1),
 				ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_database.db", plancheck.ResourceActionCreate), planHoldsKey{dbPassword1, false}),
 				ConfigStateChecks: absent(1),
-				Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase("orders-db", func(*apm.Database) error { return nil })),
+				Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(func(*apm.Database) error { return nil })),
 			},
 			{
 				// A rotation: the new version replaces the database, sending the new password.
@@ -240,7 +242,7 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 // after an out-of-band delete.
 func TestAccDatasource_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
-	db := databaseHCL("orders-db", `host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1))
+	db := databaseHCL(`host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1))
 	defaults := env.config(db + datasourceHCL() + `
 data "apm_datasource" "ds" {
   resource_name = apm_datasource.ds.resource_name
@@ -272,7 +274,7 @@ data "apm_datasources" "all" {
 					}),
 				})),
 			),
-			Check: env.checkDatasource("orders-ds", poolIs(1, 10, 1, 30000)),
+			Check: env.checkDatasource(poolIs(1, 10, 1, 30000)),
 		},
 		{
 			ResourceName:      "apm_datasource.ds",
@@ -284,7 +286,7 @@ data "apm_datasources" "all" {
 			Config:            sized,
 			ConfigPlanChecks:  applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionUpdate}),
 			ConfigStateChecks: pool("apm_datasource.ds", 2, 20, 5, 10000),
-			Check:             env.checkDatasource("orders-ds", poolIs(2, 20, 5, 10000)),
+			Check:             env.checkDatasource(poolIs(2, 20, 5, 10000)),
 		},
 		{
 			PreConfig: func() {
@@ -296,13 +298,13 @@ data "apm_datasources" "all" {
 				exactActions{"apm_datasource.ds": plancheck.ResourceActionUpdate},
 				plancheck.ExpectKnownValue("apm_datasource.ds", tfjsonpath.New(poolMax), knownvalue.Int64Exact(20)),
 			),
-			Check: env.checkDatasource("orders-ds", poolIs(2, 20, 5, 10000)),
+			Check: env.checkDatasource(poolIs(2, 20, 5, 10000)),
 		},
 		{
 			PreConfig:        func() { env.must(env.admin.DeleteDatasource(env.ctx(), "orders-ds")) },
 			Config:           sized,
 			ConfigPlanChecks: applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionCreate}),
-			Check:            env.checkDatasource("orders-ds", poolIs(2, 20, 5, 10000)),
+			Check:            env.checkDatasource(poolIs(2, 20, 5, 10000)),
 		},
 		{
 			// Raising min_pool_size above the initial size that the state recorded is refused
@@ -318,7 +320,7 @@ data "apm_datasources" "all" {
 // fails naming the datasource; once the datasource is gone, the delete succeeds.
 func TestAccDatabase_deleteBlockedByDatasource(t *testing.T) {
 	env := newAccEnv(t)
-	withDB := env.config(databaseHCL("orders-db", `host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1), `timeouts = { delete = "2s" }`))
+	withDB := env.config(databaseHCL(`host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1), `timeouts = { delete = "2s" }`))
 	without := env.config("")
 	env.test([]resource.TestStep{
 		{Config: withDB, ConfigPlanChecks: applied()},
@@ -335,6 +337,36 @@ func TestAccDatabase_deleteBlockedByDatasource(t *testing.T) {
 			Check: func(*terraform.State) error {
 				_, err := env.admin.GetDatabase(env.ctx(), "orders-db")
 				return want(apm.IsNotFound(err), "database still there after destroy: %v", err)
+			},
+		},
+	})
+}
+
+// A datasource still attached to a WAS server made outside Terraform: its delete waits,
+// then fails naming the server; once detached, the delete succeeds.
+func TestAccDatasource_deleteBlockedByWASServer(t *testing.T) {
+	env := newAccEnv(t)
+	db := databaseHCL(`host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1))
+	withDS := env.config(db + datasourceHCL(`timeouts = { delete = "2s" }`))
+	env.test([]resource.TestStep{
+		{Config: withDS, ConfigPlanChecks: applied()},
+		{
+			PreConfig: func() {
+				env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+				env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "app-01", SystemName: "shop", HostIP: "10.0.0.21", AgentPort: 7730}))
+				env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-01", SystemName: "shop", HTTPPort: 8080}))
+				env.must(env.admin.AttachDatasource(env.ctx(), wasRef("was-1"), "orders-ds"))
+			},
+			Config: env.config(db),
+			ExpectError: errorMatching(`gave up after 2s`, `still held by WAS server "was-1" on node "app-01" of system "shop"`,
+				"is attached to WAS server(s)"),
+		},
+		{
+			PreConfig: func() { env.must(env.admin.DetachDatasource(env.ctx(), wasRef("was-1"), "orders-ds")) },
+			Config:    env.config(db),
+			Check: func(*terraform.State) error {
+				_, err := env.admin.GetDatasource(env.ctx(), "orders-ds")
+				return want(apm.IsNotFound(err), "datasource still there after destroy: %v", err)
 			},
 		},
 	})

@@ -1,3 +1,9 @@
+variable "orders_db_password" {
+  description = "Password of the database user orders_app."
+  type        = string
+  sensitive   = true
+}
+
 resource "apm_database" "orders" {
   resource_name       = "orders-db"
   database_type       = "MySQL"
@@ -5,7 +11,7 @@ resource "apm_database" "orders" {
   port                = 3306
   database_name       = "orders"
   user_name           = "orders_app"
-  password_wo         = file("${path.module}/orders-db.password")
+  password_wo         = var.orders_db_password
   password_wo_version = 1
 }
 
