@@ -57,7 +57,7 @@ func resourceIdentity(example string) identity {
 
 var databasePassword = secret{
 	name: "password", what: "the database user's password",
-	change:   "Changing it replaces the database (the manager cannot change a database).",
+	change:   "The manager cannot change a database.",
 	replaces: true,
 	rules:    []validator.String{stringvalidator.LengthAtLeast(1)},
 }
