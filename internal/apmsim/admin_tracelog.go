@@ -63,7 +63,7 @@ func (a traceLogArea) observeWrite(rec writeRecord) {
 		UserID:     rec.Actor,
 		Action:     rec.Method + " " + rec.Path,
 		TargetName: a.target(rec.Method, rec.Path),
-		Result:     traceResult(rec.Status),
+		Result:     traceResult(rec.Status, rec.Refused),
 	}
 	// A failed save is not the request's failure (it was answered already); the entry
 	// stays in memory and the next successful save writes it.
@@ -74,10 +74,11 @@ func (a traceLogArea) observeWrite(rec writeRecord) {
 	})
 }
 
-// traceResult maps a status to the log's result. A handler that wrote nothing answered
-// 200.
-func traceResult(status int) string {
-	if status == 0 || status >= 200 && status < 300 {
+// traceResult maps an answer to the log's result: SUCCESS for 2xx, FAILURE otherwise and
+// for a refusal, a 200 {"actionResult":"N"}, which the spec calls a failed operation. A
+// handler that wrote nothing answered 200.
+func traceResult(status int, refused bool) string {
+	if !refused && (status == 0 || status >= 200 && status < 300) {
 		return traceResultOK
 	}
 	return traceResultFailed

@@ -3,7 +3,10 @@ package apmsim
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -190,4 +193,90 @@ func TestTraceLogDemoSeed(t *testing.T) {
 		`{"logId":1,"userId":"admin","action":"POST /rest/admin/user/operator/auth/grant","targetName":"operator","result":"SUCCESS","createdAt":"2024-05-06 07:08:09"},`+
 		`{"logId":2,"userId":"admin","action":"PUT /rest/resource/datasource/orders-ds","targetName":"orders-ds","result":"SUCCESS","createdAt":"2024-05-06 07:08:09"},`+
 		`{"logId":3,"userId":"admin","action":"DELETE /rest/admin/user/intern","targetName":"intern","result":"FAILURE","createdAt":"2024-05-06 07:08:09"}]}`)
+}
+
+// traceLogTail returns the newest n entries of the trace log as "METHOD /path result".
+func traceLogTail(t *testing.T, h http.Handler, n int) []string {
+	t.Helper()
+	got := call(t, h, "GET", admin("/rest/admin/actionTraceLogList"), "")
+	var body struct{ Logs []traceLogEntry }
+	if got.status != 200 || json.Unmarshal([]byte(got.body), &body) != nil || len(body.Logs) < n {
+		t.Fatalf("trace log: %d %s", got.status, got.body)
+	}
+	var out []string
+	for _, e := range body.Logs[len(body.Logs)-n:] {
+		out = append(out, e.Action+" "+e.Result)
+	}
+	return out
+}
+
+// A write answered 200 {"actionResult":"N"} was refused: the spec calls N a failed
+// operation, so the log says FAILURE; a Y says SUCCESS. So it is for a terse manager
+// (N without a message) and for an answer a fault rule with after=true lost.
+func TestTraceLogCountsRefusalsAsFailures(t *testing.T) {
+	action := func(id string) string { return srvPath("was", id, "web-01", "/action") }
+	start := `{"action":"start"}`
+	lost, err := ParseFaultRule("POST /rest/was/servers/*/action status=502 after=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		mod     func(*Options)
+		status  int    // of both starts
+		refusal string // the body of the refused start
+	}{
+		{"full", func(*Options) {}, 200, actionN("Server was-01 is already running")},
+		{"terse", func(o *Options) { o.OmitOptionalFields = true }, 200, `{"actionResult":"N"}`},
+		{"answer lost", func(o *Options) { o.Faults = []FaultRule{lost} }, 502, errJSON("BAD_GATEWAY", injectedFaultMessage)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newSrvFixture(t, tc.mod)
+			expect(t, call(t, f.h, "POST", admin(action("was-01")), start), tc.status, tc.refusal) // running: N
+			expect(t, call(t, f.h, "POST", admin(action("was-02")), start), tc.status, "")         // stopped: Y
+			// Running, so refused with N; no fault rule matches it.
+			if got := call(t, f.h, "DELETE", admin(srvPath("web", "web-01", "web-01", "?type=uninstall")), ""); got.status != 200 ||
+				!strings.HasPrefix(got.body, `{"actionResult":"N"`) {
+				t.Fatalf("uninstall of a running server: %d %s", got.status, got.body)
+			}
+			want := []string{
+				"POST " + srvPath("was", "was-01", "web-01", "/action") + " FAILURE",
+				"POST " + srvPath("was", "was-02", "web-01", "/action") + " SUCCESS",
+				"DELETE " + srvPath("web", "web-01", "web-01", "") + " FAILURE",
+			}
+			if got := traceLogTail(t, f.h, 3); !slices.Equal(got, want) {
+				t.Errorf("log ends with\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+func TestTraceResult(t *testing.T) {
+	for _, tc := range []struct {
+		status  int
+		refused bool
+		want    string
+	}{
+		{0, false, "SUCCESS"}, {200, false, "SUCCESS"}, {204, false, "SUCCESS"},
+		{200, true, "FAILURE"}, {0, true, "FAILURE"},
+		{302, false, "FAILURE"}, {404, false, "FAILURE"}, {409, false, "FAILURE"}, {500, true, "FAILURE"},
+	} {
+		if got := traceResult(tc.status, tc.refused); got != tc.want {
+			t.Errorf("traceResult(%d, %t) = %s, want %s", tc.status, tc.refused, got, tc.want)
+		}
+	}
+	for body, want := range map[string]bool{
+		`{"actionResult":"N"}`:                 true,
+		`{"actionResult":"N","message":"why"}`: true,
+		`{"actionResult":"Y"}`:                 false,
+		`{"error":"actionResult","code":"X"}`:  false,
+		`{"message":"no actionResult field"}`:  false,
+		`{"actionResult":"N"`:                  false, // not JSON
+		`{"systems":[{"actionResult":"N"}]}`:   false, // nested, not the answer's own
+		`{"actionResult":"n"}`:                 false,
+	} {
+		if got := isRefusal([]byte(body)); got != want {
+			t.Errorf("isRefusal(%s) = %t, want %t", body, got, want)
+		}
+	}
 }

@@ -111,6 +111,9 @@ type writeRecord struct {
 	Method string
 	Path   string // without query
 	Status int
+	// Refused is set when the answer was a 200 {"actionResult":"N"}: the manager declined
+	// the write (api/rest-interface.md: N means the operation failed).
+	Refused bool
 }
 
 // writeObserver sees every authenticated write request (the admin area keeps the action
@@ -133,6 +136,26 @@ func (s *Sim) datasourceExists(w *world, name string) bool {
 		}
 	}
 	return false
+}
+
+// datasourceHolder names what a datasource is attached to (the WAS area: its servers);
+// the resources area refuses to delete a datasource that is still attached, so that no
+// server is left with the name of a datasource that no longer exists. Each holder is
+// named for a message, such as "was-1 (app-01/shop)". Called with a lock held.
+type datasourceHolder interface {
+	datasourceHolders(w *world, name string) []string
+}
+
+// datasourceHolders asks every area that attaches datasources; the names come in area
+// order, each area's sorted. The caller holds a lock.
+func (s *Sim) datasourceHolders(w *world, name string) []string {
+	var out []string
+	for _, ar := range s.areaList {
+		if h, ok := ar.(datasourceHolder); ok {
+			out = append(out, h.datasourceHolders(w, name)...)
+		}
+	}
+	return out
 }
 
 // requestInterceptor sees a request before authentication and routing (the faults area

@@ -13,11 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -255,6 +257,8 @@ type apiServer struct {
 	HTTPSPort  int         `json:"httpsPort"`
 	ServerPort int         `json:"serverPort"`
 	Workers    []apiWorker `json:"workers"`
+	// WAS only.
+	Datasources []string `json:"datasources"`
 }
 
 type apiWorker struct {
@@ -319,7 +323,8 @@ func traceLogLen(a simAPI) (int, error) {
 //     status as the lists and the server details;
 //   - no two ports on one node are the same (across servers and port fields);
 //   - every web worker names an existing WAS server;
-//   - every datasource's database exists, and every role granted to a user exists.
+//   - every datasource's database exists, every datasource attached to a WAS server
+//     exists, and every role granted to a user exists.
 func checkWorld(a simAPI) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -400,6 +405,7 @@ func checkWorld(a simAPI) error {
 	serversByNode := map[nodeKey][]apiNodeServer{}
 	portsByNode := map[nodeKey]map[int]string{}
 	wasSet := map[[3]string]bool{}
+	attached := map[string][]string{} // datasource name -> WAS servers it is attached to
 	for _, s := range servers["was"] {
 		wasSet[[3]string{s.SystemName, s.NodeName, s.ServerID}] = true
 	}
@@ -427,6 +433,9 @@ func checkWorld(a simAPI) error {
 					fail("port %d on node %s of system %s is used by %s and by %s server %s", p, s.NodeName, s.SystemName, other, kind, s.ServerID)
 				}
 				portsByNode[k][p] = kind + " server " + s.ServerID
+			}
+			for _, ds := range d.Datasources {
+				attached[ds] = append(attached[ds], kind+" server "+s.ServerID+" on node "+s.NodeName+" of system "+s.SystemName)
 			}
 			for _, w := range d.Workers {
 				if !wasSet[[3]string{w.SystemName, w.NodeName, w.ServerID}] {
@@ -470,6 +479,15 @@ func checkWorld(a simAPI) error {
 		var d json.RawMessage
 		if err := a.getJSON("/rest/resource/databases/"+url.PathEscape(db.ResourceName), &d); err != nil {
 			fail("%v", err)
+		}
+	}
+	dsSet := map[string]bool{}
+	for _, ds := range dss.Datasources {
+		dsSet[ds.ResourceName] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(attached)) {
+		if !dsSet[name] {
+			fail("datasource %s is attached to %s, but not listed", name, strings.Join(attached[name], ", "))
 		}
 	}
 	for _, ds := range dss.Datasources {

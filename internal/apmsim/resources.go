@@ -483,12 +483,18 @@ func (a resourcesArea) modifyDatasource(w http.ResponseWriter, r *http.Request) 
 	answer(w, err)
 }
 
+// deleteDatasource refuses to delete a datasource that is attached to WAS servers, like
+// deleteDatabase, rather than detaching it: the servers would be left naming a datasource
+// that no longer exists.
 func (a resourcesArea) deleteDatasource(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("resourceName")
 	err := a.s.update(func(wd *world) error {
 		st := resourcesState.of(wd)
 		if st.Datasources[name] == nil {
 			return notFound("Datasource not found: %s", name)
+		}
+		if holders := a.s.datasourceHolders(wd, name); len(holders) > 0 {
+			return conflict("Datasource %s is attached to WAS server(s) %s; detach it first", name, strings.Join(holders, ", "))
 		}
 		delete(st.Datasources, name)
 		return nil

@@ -121,6 +121,44 @@ func TestDatabaseUsedByDatasourcesCannotBeDeleted(t *testing.T) {
 	mustOK(t, h, "DELETE", admin("/rest/resource/databases/orders-db"), "")
 }
 
+// A datasource attached to WAS servers, by POST .../datasource or by importing it, cannot
+// be deleted (409) until it is detached from every one; the message names the servers,
+// sorted by serverId, node and system. Nothing is detached on the way.
+func TestDatasourceAttachedToWASServersCannotBeDeleted(t *testing.T) {
+	h := newSrvFixture(t).h // demo: orders-ds attached to was-01 on web-01
+	del := func() response { return call(t, h, "DELETE", admin("/rest/resource/datasources/orders-ds"), "") }
+	conflictWith := func(servers string) string {
+		return errJSON("CONFLICT", "Datasource orders-ds is attached to WAS server(s) "+servers+"; detach it first")
+	}
+	// Another was-01, on app-01, with the datasource imported; was-02 attaches it.
+	mustOK(t, h, "POST", admin("/rest/was/servers"),
+		`{"type":"install","serverId":"was-01","nodeName":"app-01","systemName":"shop","httpPort":9080}`)
+	mustOK(t, h, "POST", admin(srvPath("was", "was-01", "app-01", "/resource")), `{"resourceType":"datasource","resourceName":"orders-ds"}`)
+	mustOK(t, h, "POST", admin(srvPath("was", "was-02", "web-01", "/datasource")), `{"resourceName":"orders-ds"}`)
+	expect(t, del(), 409, conflictWith("was-01 (app-01/shop), was-01 (web-01/shop), was-02 (web-01/shop)"))
+
+	mustOK(t, h, "DELETE", admin(srvPath("was", "was-01", "web-01", "/datasource?resourceName=orders-ds")), "")
+	mustOK(t, h, "DELETE", admin(srvPath("was", "was-02", "web-01", "/datasource?resourceName=orders-ds")), "")
+	expect(t, del(), 409, conflictWith("was-01 (app-01/shop)"))
+	// The refusals changed nothing.
+	if got := call(t, h, "GET", admin(srvPath("was", "was-01", "app-01", "")), ""); !strings.Contains(got.body, `"datasources":["orders-ds"]`) {
+		t.Fatalf("was-01 on app-01: %s", got.body)
+	}
+	expect(t, call(t, h, "GET", admin("/rest/resource/datasources/orders-ds"), ""), 200, "")
+
+	// A rename of the system shows in the message; only WAS servers of this datasource count.
+	mustOK(t, h, "PUT", admin("/rest/systems/shop"), `{"systemName":"store"}`)
+	mustOK(t, h, "POST", admin("/rest/resource/datasources"), `{"resourceName":"other-ds","databaseResourceName":"orders-db"}`)
+	mustOK(t, h, "POST", admin("/rest/was/servers/was-02/nodes/web-01/systems/store/datasource"), `{"resourceName":"other-ds"}`)
+	expect(t, del(), 409, conflictWith("was-01 (app-01/store)"))
+
+	mustOK(t, h, "DELETE", admin("/rest/was/servers/was-01/nodes/app-01/systems/store/datasource?resourceName=orders-ds"), "")
+	mustOK(t, h, "DELETE", admin("/rest/resource/datasources/orders-ds"), "")
+	expect(t, del(), 404, errJSON("NOT_FOUND", "Datasource not found: orders-ds"))
+	expect(t, call(t, h, "DELETE", admin("/rest/resource/datasources/other-ds"), ""), 409,
+		errJSON("CONFLICT", "Datasource other-ds is attached to WAS server(s) was-02 (web-01/store); detach it first"))
+}
+
 func TestDatasourceLifecycle(t *testing.T) {
 	s := newTestSim(t)
 	h := s.Handler()

@@ -1,7 +1,9 @@
 package apmsim
 
 import (
+	"bytes"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"path"
@@ -103,7 +105,7 @@ func (rt *router) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	if role := rt.dispatch(sw, r); role != roleNone {
-		rt.observeWrite(writeRecord{Actor: role.String(), Method: r.Method, Path: r.URL.Path, Status: sw.status})
+		rt.observeWrite(writeRecord{Actor: role.String(), Method: r.Method, Path: r.URL.Path, Status: sw.status, Refused: sw.refused})
 	}
 }
 
@@ -175,10 +177,14 @@ func (r role) String() string {
 	}
 }
 
-// statusWriter remembers the status a handler answered with.
+// statusWriter remembers the status a handler answered with, and whether the answer was
+// a refusal: 200 with {"actionResult":"N"}. Answers are written in one piece (writeJSON),
+// so the first Write holds the whole body.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status  int
+	wrote   bool
+	refused bool
 }
 
 func (s *statusWriter) WriteHeader(status int) {
@@ -192,7 +198,22 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
+	if !s.wrote {
+		s.wrote = true
+		s.refused = s.status == http.StatusOK && isRefusal(b)
+	}
 	return s.ResponseWriter.Write(b)
+}
+
+// isRefusal reports whether body is an ActionResult with actionResult N.
+func isRefusal(body []byte) bool {
+	if !bytes.Contains(body, []byte(`"actionResult"`)) {
+		return false
+	}
+	var ar struct {
+		Result string `json:"actionResult"`
+	}
+	return json.Unmarshal(body, &ar) == nil && ar.Result == "N"
 }
 
 // unmatched answers a request no route matched: 405 when the path exists

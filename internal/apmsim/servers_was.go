@@ -242,6 +242,29 @@ func attachDatasourceTo(sv *simServer, name string) {
 	}
 }
 
+// datasourceHolders implements datasourceHolder: the WAS servers the datasource is
+// attached to, each as "<serverId> (<nodeName>/<systemName>)", sorted by serverId, then
+// node name, then system name.
+func (a serversArea) datasourceHolders(wd *world, name string) []string {
+	type holder struct{ server, node, system string }
+	var hs []holder
+	for _, sv := range serversState.of(wd).Servers {
+		if sv.Kind != serverKindWAS || !slices.Contains(sv.Datasources, name) {
+			continue
+		}
+		n := wd.nodes[sv.NodeID]
+		hs = append(hs, holder{sv.ServerID, n.Name, wd.systems[n.SystemID].Name})
+	}
+	slices.SortFunc(hs, func(x, y holder) int {
+		return cmp.Or(cmp.Compare(x.server, y.server), cmp.Compare(x.node, y.node), cmp.Compare(x.system, y.system))
+	})
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.server + " (" + h.node + "/" + h.system + ")"
+	}
+	return out
+}
+
 func (a serversArea) detachDatasource(w http.ResponseWriter, r *http.Request) {
 	name, ok := serverQuery(w, r, "resourceName")
 	if !ok {

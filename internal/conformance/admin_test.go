@@ -209,6 +209,30 @@ func TestPasswordsNeverComeBack(t *testing.T) {
 	}
 }
 
+// A write the manager declines with a 200 actionResult N is a FAILURE in the trace log,
+// as the spec calls N a failed operation; a Y is a SUCCESS.
+func TestActionTraceLogCountsRefusalsAsFailures(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	c := f.admin
+	lastEntry := func() apm.ActionTraceLog {
+		t.Helper()
+		logs, err := c.ActionTraceLogs(ctx, apm.TraceLogFilter{})
+		if err != nil || len(logs) == 0 {
+			t.Fatalf("trace log: %+v, %v", logs, err)
+		}
+		return logs[len(logs)-1]
+	}
+	checkErr(t, c.StartServer(ctx, svWAS01), wantErr{200, apm.CodeActionFailed, "Server was-01 is already running"})
+	if e := lastEntry(); e.Action != "POST /rest/was/servers/was-01/nodes/web-01/systems/shop/action" || e.TargetName != "was-01" || e.Result != "FAILURE" {
+		t.Errorf("refused start logged as %+v", e)
+	}
+	checkErr(t, c.StartServer(ctx, svWAS02), wantErr{})
+	if e := lastEntry(); e.Action != "POST /rest/was/servers/was-02/nodes/web-01/systems/shop/action" || e.Result != "SUCCESS" {
+		t.Errorf("start logged as %+v", e)
+	}
+}
+
 func TestActionTraceLogThroughTheClient(t *testing.T) {
 	clock := &settableClock{t: time.Date(2025, 3, 9, 23, 59, 58, 0, time.UTC)}
 	f := newFixtureWithClock(t, clock.now)

@@ -53,6 +53,10 @@ var _ = addCases(
 		return c.ModifyDatasource(ctx, "orders-ds", apm.DatasourceUpdate{MaxPoolSize: ptr[int64](30)})
 	}},
 	endpointCase{"DELETE /rest/resource/datasources/{resourceName}", func(ctx context.Context, c *apm.Client) error {
+		// orders-ds is attached to was-01, and an attached datasource cannot be deleted.
+		if err := c.DetachDatasource(ctx, svWAS01, "orders-ds"); err != nil {
+			return err
+		}
 		return c.DeleteDatasource(ctx, "orders-ds")
 	}},
 )
@@ -184,6 +188,8 @@ func TestResourceErrorsThroughTheClient(t *testing.T) {
 		}, bad("minPoolSize (2) must not be greater than maxPoolSize (1)")},
 		{"delete unknown", func(ctx context.Context) error { return c.DeleteDatasource(ctx, "nope") },
 			wantErr{404, "NOT_FOUND", "Datasource not found: nope"}},
+		{"delete attached", func(ctx context.Context) error { return c.DeleteDatasource(ctx, "orders-ds") },
+			wantErr{409, "CONFLICT", "Datasource orders-ds is attached to WAS server(s) was-01 (web-01/shop); detach it first"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,6 +250,13 @@ var viewerWrites = map[string]func(ctx context.Context, c *apm.Client) error{
 	},
 }
 
+// viewerWriteSetups prepare, with the admin key, what a write of viewerWrites needs beyond
+// the demo seed.
+var viewerWriteSetups = map[string]func(ctx context.Context, c *apm.Client) error{
+	// orders-ds is attached to was-01, and an attached datasource cannot be deleted.
+	"DeleteDatasource": func(ctx context.Context, c *apm.Client) error { return c.DetachDatasource(ctx, svWAS01, "orders-ds") },
+}
+
 // The viewer key may read but not write; each refused write lands in the trace log as a
 // FAILURE of the viewer, and the admin key can do the same writes.
 func TestViewerCannotWriteResourcesOrAdministration(t *testing.T) {
@@ -252,6 +265,9 @@ func TestViewerCannotWriteResourcesOrAdministration(t *testing.T) {
 		write := viewerWrites[name]
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
+			if setup := viewerWriteSetups[name]; setup != nil {
+				checkErr(t, setup(ctx, f.admin), wantErr{})
+			}
 			checkErr(t, write(ctx, f.viewer), wantErr{403, "FORBIDDEN", "Access denied"})
 			logs, err := f.viewer.ActionTraceLogs(ctx, apm.TraceLogFilter{})
 			if err != nil || len(logs) == 0 {
