@@ -181,14 +181,6 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 		return env.config(databaseHCL(`host = "10.0.2.15"`,
 			fmt.Sprintf("password_wo = file(%q)", file), fmt.Sprintf("password_wo_version = %d", version)))
 	}
-	absent := func(version int64) []statecheck.StateCheck {
-		return []statecheck.StateCheck{
-			stateHoldsKey{dbPassword1, false}, stateHoldsKey{dbPassword2, false},
-			statecheck.ExpectKnownValue("apm_database.db", tfjsonpath.New("password_wo"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("apm_database.db", tfjsonpath.New("password"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("apm_database.db", tfjsonpath.New("password_wo_version"), knownvalue.Int64Exact(version)),
-		}
-	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -200,7 +192,7 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 			{
 				Config:            config(dbPassword1, 1),
 				ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_database.db", plancheck.ResourceActionCreate), planHoldsKey{dbPassword1, false}),
-				ConfigStateChecks: absent(1),
+				ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 1, dbPassword1, dbPassword2),
 				Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(func(*apm.Database) error { return nil })),
 			},
 			{
@@ -208,7 +200,7 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 				PreConfig:         env.sim.Sim.ResetRequestCounts,
 				Config:            config(dbPassword2, 2),
 				ConfigPlanChecks:  applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}, planHoldsKey{dbPassword2, false}),
-				ConfigStateChecks: absent(2),
+				ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 2, dbPassword1, dbPassword2),
 				Check: resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword2), func(*terraform.State) error {
 					counts := env.sim.Sim.RequestCounts()
 					n := 0

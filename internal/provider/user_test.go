@@ -207,14 +207,6 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 		return env.config(userHCL("a", "alice", "Alice",
 			fmt.Sprintf("password_wo = file(%q)", pwFile), fmt.Sprintf("password_wo_version = %d", version)))
 	}
-	absent := func(version int64) []statecheck.StateCheck {
-		return []statecheck.StateCheck{
-			stateHoldsKey{userPw1, false}, stateHoldsKey{userPw2, false},
-			statecheck.ExpectKnownValue("apm_user.a", tfjsonpath.New("password_wo"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("apm_user.a", tfjsonpath.New("password"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("apm_user.a", tfjsonpath.New("password_wo_version"), knownvalue.Int64Exact(version)),
-		}
-	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -224,7 +216,7 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 			{
 				Config:            config(userPw1, 1),
 				ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_user.a", plancheck.ResourceActionCreate), planHoldsKey{userPw1, false}),
-				ConfigStateChecks: absent(1),
+				ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 1, userPw1, userPw2),
 				Check:             checkPassword(stateFile, "alice", userPw1),
 			},
 			{
@@ -232,7 +224,7 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 				PreConfig:         env.sim.Sim.ResetRequestCounts,
 				Config:            config(userPw2, 2),
 				ConfigPlanChecks:  applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}, planHoldsKey{userPw2, false}),
-				ConfigStateChecks: absent(2),
+				ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 2, userPw1, userPw2),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkPassword(stateFile, "alice", userPw2),
 					func(*terraform.State) error { return want(env.userPuts() == 1, "%d user PUTs, want 1", env.userPuts()) },

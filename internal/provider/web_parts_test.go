@@ -519,13 +519,6 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 			fmt.Sprintf("private_key_pem_wo = file(%q)", keyFile),
 			fmt.Sprintf("private_key_pem_wo_version = %d", version)))
 	}
-	keysAbsent := func() []statecheck.StateCheck {
-		return []statecheck.StateCheck{
-			stateHoldsKey{first.keyPEM, false}, stateHoldsKey{second.keyPEM, false},
-			statecheck.ExpectKnownValue("apm_web_ssl.s", tfjsonpath.New("private_key_pem_wo"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("apm_web_ssl.s", tfjsonpath.New("private_key_pem"), knownvalue.Null()),
-		}
-	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -540,9 +533,8 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 					plancheck.ExpectResourceAction("apm_web_ssl.s", plancheck.ResourceActionCreate),
 					planHoldsKey{first.keyPEM, false},
 				),
-				ConfigStateChecks: append(keysAbsent(),
-					statecheck.ExpectKnownValue("apm_web_ssl.s", tfjsonpath.New("private_key_pem_wo_version"), knownvalue.Int64Exact(1))),
-				Check: env.checkServer(webRef, sslIs(8443)),
+				ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 1, first.keyPEM, second.keyPEM),
+				Check:             env.checkServer(webRef, sslIs(8443)),
 			},
 			{
 				// A new certificate and key, and a new version to send the key.
@@ -552,7 +544,7 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 					exactActions{"apm_web_ssl.s": plancheck.ResourceActionUpdate},
 					planHoldsKey{second.keyPEM, false},
 				),
-				ConfigStateChecks: keysAbsent(),
+				ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 2, first.keyPEM, second.keyPEM),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					env.checkServer(webRef, sslIs(8443)),
 					func(*terraform.State) error {
@@ -631,4 +623,17 @@ func TestWebSSLPEMValidatorNeverQuotesTheValue(t *testing.T) {
 			}
 		}
 	}
+}
+
+// writeOnlyStored are the state checks of a secret given write-only: none of the values
+// is in the state, neither attribute holds a value, and the version is recorded.
+func writeOnlyStored(addr, name string, version int64, values ...string) []statecheck.StateCheck {
+	checks := make([]statecheck.StateCheck, 0, len(values)+3)
+	for _, v := range values {
+		checks = append(checks, stateHoldsKey{v, false})
+	}
+	return append(checks,
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New(name+"_wo"), knownvalue.Null()),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New(name), knownvalue.Null()),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New(name+"_wo_version"), knownvalue.Int64Exact(version)))
 }
