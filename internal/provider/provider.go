@@ -287,5 +287,7 @@ func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSourc
 	dataSources = append(dataSources, wasPartDataSources()...)
 	dataSources = append(dataSources, serverDataSources()...)
 	dataSources = append(dataSources, databaseDataSources()...)
-	return append(dataSources, userDataSources()...)
+	dataSources = append(dataSources, userDataSources()...)
+	dataSources = append(dataSources, metricsDataSources()...)
+	return append(dataSources, monitoringDataSources()...)
 }

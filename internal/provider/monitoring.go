@@ -1,0 +1,5 @@
+package provider
+
+import "github.com/hashicorp/terraform-plugin-framework/datasource"
+
+func monitoringDataSources() []func() datasource.DataSource { return nil }
