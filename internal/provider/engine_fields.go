@@ -75,6 +75,7 @@ const (
 	kindInt64
 	kindBool
 	kindList
+	kindFloat // data sources only: a float64 observation (a metric)
 )
 
 // view says where a field appears.
@@ -375,6 +376,8 @@ func (f field[T]) dataAttribute(key bool) dschema.Attribute {
 		return a
 	case kindBool:
 		return dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
+	case kindFloat:
+		return dschema.Float64Attribute{MarkdownDescription: f.description, Computed: true}
 	case kindList:
 		return dschema.ListNestedAttribute{
 			MarkdownDescription: f.description, Computed: true,

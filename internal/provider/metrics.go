@@ -1,5 +1,288 @@
 package provider
 
-import "github.com/hashicorp/terraform-plugin-framework/datasource"
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
 
-func metricsDataSources() []func() datasource.DataSource { return nil }
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// Real-time metrics (spec 4.8): read-only data sources, one per path of the manager. The
+// values are what the manager reports at the time of the read; they change from one read
+// to the next. The spec gives no units; the descriptions state the manager's (apmsim's
+// README lists them).
+
+func metricsDataSources() []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		newNodesMetricsDataSource, newNodeMetricsDataSource,
+		newWASServerMetricsDataSource, newWebServerMetricsDataSource, newSessionServerMetricsDataSource,
+		newWASContainerMetricsDataSource, newWebContainerMetricsDataSource,
+	}
+}
+
+// numberField is a float64 observation of a data source.
+func numberField[T any](name, description string, get func(*T) float64) field[T] {
+	return field[T]{
+		name: name, description: description, kind: kindFloat, typ: tftypes.Number, views: observed,
+		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) },
+	}
+}
+
+const (
+	cpuDescription        = "CPU usage, in percent (0–100)."
+	diskUsageDescription  = "Disk usage, in percent (0–100)."
+	memoryUsedDescription = "Memory in use, in MB."
+)
+
+// Node metrics.
+
+var nodeMetricsListFields = []field[apm.NodeMetrics]{
+	stringField("node_name", "Name of the node.", func(m *apm.NodeMetrics) string { return m.NodeName }),
+	numberField("cpu", cpuDescription, func(m *apm.NodeMetrics) float64 { return m.CPU }),
+	int64Field("memory_used", memoryUsedDescription, func(m *apm.NodeMetrics) int64 { return m.MemoryUsed }),
+	int64Field("memory_total", "Memory of the node, in MB.", func(m *apm.NodeMetrics) int64 { return m.MemoryTotal }),
+	numberField("disk_usage", diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
+}
+
+var newNodesMetricsDataSource = newListDataSource(listDataSourceType[apm.NodeMetrics]{
+	name: "nodes_metrics",
+	description: "Reads the current metrics of every node the manager manages (`GET /meters/nodes`), sorted by node name. " +
+		"The manager's list names nodes but not their systems, and has no network figures: `apm_node_metrics` has them.",
+	listName: "nodes",
+	listDesc: "The metrics of each node.",
+	fields:   nodeMetricsListFields,
+	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.NodeMetrics, error) {
+		nodes, err := m.NodeMetricsList(ctx)
+		if err != nil {
+			return nil, err
+		}
+		slices.SortStableFunc(nodes, func(a, b apm.NodeMetrics) int { return strings.Compare(a.NodeName, b.NodeName) })
+		return nodes, nil
+	},
+})
+
+// nodeMetricsObject is a node's metrics, with its servers' when include_servers is true
+// (all is nil otherwise).
+type nodeMetricsObject struct {
+	apm.NodeMetrics
+	all *apm.NodeMetricsAll
+}
+
+var wasServerSummaryFields = []field[apm.WASServerMetrics]{
+	stringField("server_id", "The manager's `serverId` of the WAS server.", func(m *apm.WASServerMetrics) string { return m.ServerID }),
+	int64Field("heap_used", "JVM heap in use, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapUsed }),
+	int64Field("heap_max", "Maximum JVM heap, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapMax }),
+	int64Field("thread_active", "Active threads (a count).", func(m *apm.WASServerMetrics) int64 { return m.ThreadActive }),
+}
+
+var webServerSummaryFields = []field[apm.WebServerMetrics]{
+	stringField("server_id", "The manager's `serverId` of the web server.", func(m *apm.WebServerMetrics) string { return m.ServerID }),
+	int64Field("connections", "Open connections (a count).", func(m *apm.WebServerMetrics) int64 { return m.Connections }),
+}
+
+// serversList is a list of the node's servers, null when include_servers is not true.
+func serversList[E any](name, description string, items []field[E], get func(*apm.NodeMetricsAll) []E) field[nodeMetricsObject] {
+	f := listField(name, description, items, func(o *nodeMetricsObject) []E { return get(o.all) })
+	list := f.value
+	f.value = func(o *nodeMetricsObject) tftypes.Value {
+		if o.all == nil {
+			return tftypes.NewValue(f.typ, nil)
+		}
+		return list(o)
+	}
+	return f
+}
+
+var nodeMetricsFields = []field[nodeMetricsObject]{
+	stringField("system_name", "Name of the node's system.", func(m *nodeMetricsObject) string { return m.SystemName }).
+		validate(systemNameValidators()...),
+	stringField("node_name", "Name of the node.", func(m *nodeMetricsObject) string { return m.NodeName }).
+		validate(nodeNameValidators()...),
+	numberField("cpu", cpuDescription, func(m *nodeMetricsObject) float64 { return m.CPU }),
+	int64Field("memory_used", memoryUsedDescription, func(m *nodeMetricsObject) int64 { return m.MemoryUsed }),
+	int64Field("memory_total", "Memory of the node, in MB.", func(m *nodeMetricsObject) int64 { return m.MemoryTotal }),
+	numberField("disk_usage", diskUsageDescription, func(m *nodeMetricsObject) float64 { return m.DiskUsage }),
+	numberField("network_in", "Incoming network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkIn }),
+	numberField("network_out", "Outgoing network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkOut }),
+	serversList("was_servers", "The node's WAS servers, sorted by server id, when `include_servers` is `true` (null otherwise).",
+		wasServerSummaryFields, func(a *apm.NodeMetricsAll) []apm.WASServerMetrics { return a.WASServers }),
+	serversList("web_servers", "The node's web servers, sorted by server id, when `include_servers` is `true` (null otherwise).",
+		webServerSummaryFields, func(a *apm.NodeMetricsAll) []apm.WebServerMetrics { return a.WebServers }),
+}
+
+// newNodeMetricsDataSource is the engine's data source with the optional include_servers
+// argument, which no field describes (flatten copies it from the configuration).
+func newNodeMetricsDataSource() datasource.DataSource {
+	ds := newDataSource(dataSourceType[nodeMetricsObject]{
+		name: "node_metrics",
+		description: "Reads the current metrics of one node (`GET /meters/nodes/{nodeName}/systems/{systemName}`), and with " +
+			"`include_servers = true` those of its WAS and web servers too (`.../all`, one request). " +
+			"Naming a system or node that does not exist is an error.",
+		fields: nodeMetricsFields,
+		keys:   []string{"system_name", "node_name"},
+		read:   readNodeMetrics,
+	})()
+	if e, ok := ds.(*engineDataSource); ok {
+		e.schema.Attributes["include_servers"] = dschema.BoolAttribute{
+			MarkdownDescription: "Whether to read the metrics of the node's WAS and web servers too, into `was_servers` and " +
+				"`web_servers` (session servers are not part of them). Defaults to `false`.",
+			Optional: true,
+		}
+	}
+	return ds
+}
+
+func readNodeMetrics(ctx context.Context, m *manager, config attrs) (*nodeMetricsObject, error) {
+	systemName, nodeName := config.str("system_name"), config.str("node_name")
+	var include bool
+	if v := config["include_servers"]; v.IsKnown() && !v.IsNull() {
+		if err := v.As(&include); err != nil {
+			return nil, fmt.Errorf("include_servers: %w", err)
+		}
+	}
+	if !include {
+		n, err := m.NodeMetrics(ctx, systemName, nodeName)
+		if err != nil {
+			return nil, err
+		}
+		return &nodeMetricsObject{NodeMetrics: *n}, nil
+	}
+	all, err := m.NodeMetricsAll(ctx, systemName, nodeName)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(all.WASServers, func(a, b apm.WASServerMetrics) int { return strings.Compare(a.ServerID, b.ServerID) })
+	slices.SortStableFunc(all.WebServers, func(a, b apm.WebServerMetrics) int { return strings.Compare(a.ServerID, b.ServerID) })
+	return &nodeMetricsObject{NodeMetrics: all.Node, all: all}, nil
+}
+
+// Server metrics: a server is found by its system, node and id, as in the manager's paths.
+
+// serverMetrics is the metrics M of a server, with the names that found it.
+type serverMetrics[M any] struct {
+	SystemName, NodeName, ServerID string
+	M                              M
+}
+
+// serverKeyFields are the lookup keys of a server's metrics.
+func serverKeyFields[M any](kind string) []field[serverMetrics[M]] {
+	return []field[serverMetrics[M]]{
+		stringField("system_name", "Name of the server's system.", func(s *serverMetrics[M]) string { return s.SystemName }).
+			validate(systemNameValidators()...),
+		stringField("node_name", "Name of the server's node.", func(s *serverMetrics[M]) string { return s.NodeName }).
+			validate(nodeNameValidators()...),
+		stringField("server_id", "The manager's `serverId` of the "+kind+" server.", func(s *serverMetrics[M]) string { return s.ServerID }).
+			validate(serverIDValidators()...),
+	}
+}
+
+// serverMetricsDataSource declares the metrics data source of one server kind.
+func serverMetricsDataSource[M any](kind, path string, fields []field[serverMetrics[M]],
+	read func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*M, error),
+) func() datasource.DataSource {
+	return newDataSource(dataSourceType[serverMetrics[M]]{
+		name: strings.ToLower(kind) + "_server_metrics",
+		description: "Reads the current metrics of one " + kind + " server (`GET " + path + "`). A stopped server carries no load. " +
+			"Naming a system, node or server that does not exist (or a server of another kind) is an error.",
+		fields: append(serverKeyFields[M](kind), fields...),
+		keys:   []string{"system_name", "node_name", "server_id"},
+		read: func(ctx context.Context, m *manager, config attrs) (*serverMetrics[M], error) {
+			s := serverMetrics[M]{SystemName: config.str("system_name"), NodeName: config.str("node_name"), ServerID: config.str("server_id")}
+			v, err := read(ctx, m, s.SystemName, s.NodeName, s.ServerID)
+			if err != nil {
+				return nil, err
+			}
+			s.M = *v
+			return &s, nil
+		},
+	})
+}
+
+type wasServerMetrics = serverMetrics[apm.WASServerMetrics]
+
+var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
+	[]field[wasServerMetrics]{
+		int64Field("heap_used", "JVM heap in use, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapUsed }),
+		int64Field("heap_max", "Maximum JVM heap, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapMax }),
+		int64Field("thread_active", "Active threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadActive }),
+		int64Field("thread_max", "Maximum threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadMax }),
+		int64Field("gc_count", "Garbage collections over the last minute (a count).", func(s *wasServerMetrics) int64 { return s.M.GCCount }),
+		int64Field("gc_time", "Time spent in garbage collection over the last minute, in milliseconds.",
+			func(s *wasServerMetrics) int64 { return s.M.GCTime }),
+	},
+	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
+		return m.WASServerMetrics(ctx, systemName, nodeName, serverID)
+	})
+
+// webTrafficFields are the metrics of web servers and web containers.
+func webTrafficFields[T any](traffic func(*T) *apm.WebTraffic) []field[T] {
+	return []field[T]{
+		int64Field("connections", "Open connections (a count).", func(o *T) int64 { return traffic(o).Connections }),
+		numberField("requests_per_sec", "Requests, in requests per second.", func(o *T) float64 { return traffic(o).RequestsPerSec }),
+		int64Field("bytes_in", "Incoming traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesIn }),
+		int64Field("bytes_out", "Outgoing traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesOut }),
+	}
+}
+
+type webServerMetrics = serverMetrics[apm.WebServerMetrics]
+
+var newWebServerMetricsDataSource = serverMetricsDataSource("web", "/meters/web/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
+	webTrafficFields(func(s *webServerMetrics) *apm.WebTraffic { return &s.M.WebTraffic }),
+	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.WebServerMetrics, error) {
+		return m.WebServerMetrics(ctx, systemName, nodeName, serverID)
+	})
+
+type sessionServerMetrics = serverMetrics[apm.SessionServerMetrics]
+
+var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/meters/session/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
+	[]field[sessionServerMetrics]{
+		int64Field("active_sessions", "Active sessions (a count).", func(s *sessionServerMetrics) int64 { return s.M.ActiveSessions }),
+		int64Field("memory_used", memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
+		int64Field("memory_max", "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
+	},
+	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
+		return m.SessionServerMetrics(ctx, systemName, nodeName, serverID)
+	})
+
+// Container metrics: a container is found by its host name, the server_name of
+// apm_container_servers.
+
+func hostNameField[T any](get func(*T) string) field[T] {
+	return stringField("host_name", "Host name of the container: the `server_name` of its server in `apm_container_servers`.", get)
+}
+
+var newWASContainerMetricsDataSource = newDataSource(dataSourceType[apm.WASContainerMetrics]{
+	name: "was_container_metrics",
+	description: "Reads the current metrics of one WAS container (`GET /meters/was/container/{hostName}`). " +
+		"Naming a host that is no WAS container is an error.",
+	fields: []field[apm.WASContainerMetrics]{
+		hostNameField(func(c *apm.WASContainerMetrics) string { return c.HostName }),
+		numberField("cpu", cpuDescription, func(c *apm.WASContainerMetrics) float64 { return c.CPU }),
+		int64Field("memory_used", memoryUsedDescription, func(c *apm.WASContainerMetrics) int64 { return c.MemoryUsed }),
+		int64Field("memory_max", "Maximum memory, in MB.", func(c *apm.WASContainerMetrics) int64 { return c.MemoryMax }),
+		int64Field("thread_count", "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
+	},
+	keys: []string{"host_name"},
+	read: func(ctx context.Context, m *manager, config attrs) (*apm.WASContainerMetrics, error) {
+		return m.WASContainerMetrics(ctx, config.str("host_name"))
+	},
+})
+
+var newWebContainerMetricsDataSource = newDataSource(dataSourceType[apm.WebContainerMetrics]{
+	name: "web_container_metrics",
+	description: "Reads the current metrics of one web container (`GET /meters/web/container/{hostName}`). " +
+		"Naming a host that is no web container is an error.",
+	fields: append([]field[apm.WebContainerMetrics]{hostNameField(func(c *apm.WebContainerMetrics) string { return c.HostName })},
+		webTrafficFields(func(c *apm.WebContainerMetrics) *apm.WebTraffic { return &c.WebTraffic })...),
+	keys: []string{"host_name"},
+	read: func(ctx context.Context, m *manager, config attrs) (*apm.WebContainerMetrics, error) {
+		return m.WebContainerMetrics(ctx, config.str("host_name"))
+	},
+})
