@@ -7,6 +7,11 @@ provider "apm" {
   request_timeout = "30s"
   max_retries     = 4
 
+  # The manager's times carry no zone: they are its local clock. Name its zone, and data
+  # sources give each time also in RFC 3339 (created_at_rfc3339) and count license days
+  # from today in that zone. Defaults to "UTC".
+  time_zone = "Europe/Berlin"
+
   # When it starts, the provider makes one request to check the endpoint, the certificate
   # and the API key, so that a mistake fails `plan` rather than `apply`. Set this to plan
   # without network access to the manager.

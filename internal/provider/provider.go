@@ -3,6 +3,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // time_zone names resolve on machines without a zone database
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -52,6 +54,7 @@ type providerModel struct {
 	MaxRetries          types.Int64  `tfsdk:"max_retries"`
 	SkipConnectionCheck types.Bool   `tfsdk:"skip_connection_check"`
 	AdoptExisting       types.Bool   `tfsdk:"adopt_existing"`
+	TimeZone            types.String `tfsdk:"time_zone"`
 }
 
 func (p *apmProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -107,6 +110,12 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"Risk: two configurations can then both manage one object. May also be set with the `" + envAdopt + "` environment variable (`true` or `false`). Defaults to `false`.",
 				Optional: true,
 			},
+			"time_zone": schema.StringAttribute{
+				MarkdownDescription: "IANA name of the manager's time zone, such as `Europe/Berlin`. The manager's times carry no zone (they are its local wall clock): " +
+					"data sources give each one as the manager does and also in RFC 3339 read in this zone, and count the days until a license expires from today in it. Defaults to `" + defaultTimeZone + "`.",
+				Optional:   true,
+				Validators: []validator.String{timeZoneValidator{}},
+			},
 		},
 	}
 }
@@ -148,7 +157,13 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.AddAttributeError(path.Root("adopt_existing"), "Invalid "+envAdopt, err.Error())
 		return
 	}
+	zone, err := loadTimeZone(cmp.Or(cfg.TimeZone.ValueString(), defaultTimeZone))
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("time_zone"), "Invalid time zone", err.Error())
+		return
+	}
 	m := newManager(client, adopt)
+	setManagerZone(m, zone)
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
 			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, explain(err)+
@@ -184,6 +199,7 @@ func unknownSettings(cfg providerModel) []string {
 		"max_retries":           cfg.MaxRetries.IsUnknown(),
 		"skip_connection_check": cfg.SkipConnectionCheck.IsUnknown(),
 		"adopt_existing":        cfg.AdoptExisting.IsUnknown(),
+		"time_zone":             cfg.TimeZone.IsUnknown(),
 	} {
 		if unknown {
 			names = append(names, name)
