@@ -54,11 +54,11 @@ func TestAccHealthChecksExample(t *testing.T) {
 	cfg := env.config(exampleConfig(t, "checks"))
 	// apmsim plans a node's license from its number: the first node's expires in 20 days,
 	// the second's in a year.
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	env.createNode("shop", "app-01", "10.0.0.21", 7730)
-	env.createNode("shop", "app-02", "10.0.0.22", 7730)
-	was := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-02", SystemName: "shop"}
-	env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-02", SystemName: "shop", HTTPPort: 8080}))
+	env.must(env.admin.CreateSystem(env.ctx(), "health"))
+	env.createNode("health", "app-01", "10.0.0.21", 7730)
+	env.createNode("health", "app-02", "10.0.0.22", 7731)
+	was := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-02", SystemName: "health"}
+	env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-02", SystemName: "health", HTTPPort: 8080}))
 
 	licensesHold := func() (bool, error) {
 		licenses, err := env.admin.ListLicenses(env.ctx())
@@ -116,11 +116,13 @@ func TestAccHealthChecksExample(t *testing.T) {
 			},
 			Config:           cfg,
 			ConfigPlanChecks: checks(90),
+			// The data sources of check blocks are read again in every plan: never empty.
+			ExpectNonEmptyPlan: true,
 		},
 		{
 			// app-01 is gone and was-1 runs: both pass.
 			PreConfig: func() {
-				env.deleteNode("shop", "app-01")
+				env.deleteNode("health", "app-01")
 				env.must(env.admin.StartServer(env.ctx(), was))
 				if ok, err := serversHold(); !ok || err != nil {
 					t.Fatalf("arrangement: was-1 should run now (%v)", err)
@@ -128,12 +130,15 @@ func TestAccHealthChecksExample(t *testing.T) {
 			},
 			Config:           cfg,
 			ConfigPlanChecks: checks(90),
+			// The data sources of check blocks are read again in every plan: never empty.
+			ExpectNonEmptyPlan: true,
 		},
 		{
 			// With no room on any disk, the disk check warns.
-			Config:           cfg,
-			ConfigVariables:  config.Variables{"disk_limit_percent": config.IntegerVariable(0)},
-			ConfigPlanChecks: checks(0),
+			Config:             cfg,
+			ConfigVariables:    config.Variables{"disk_limit_percent": config.IntegerVariable(0)},
+			ConfigPlanChecks:   checks(0),
+			ExpectNonEmptyPlan: true,
 		},
 	})
 }

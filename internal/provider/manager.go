@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -35,6 +36,16 @@ type manager struct {
 	creating *claims
 	// importing holds the objects that resources of this run import, for the same reason.
 	importing *claims
+	// zone is the time_zone setting: the manager's times carry none, and are read in it.
+	zone *time.Location
+}
+
+// timeZone is the zone the manager's times are read in; UTC when none is set.
+func (m *manager) timeZone() *time.Location {
+	if m.zone == nil {
+		return time.UTC
+	}
+	return m.zone
 }
 
 func newManager(client *apm.Client, adopt bool) *manager {

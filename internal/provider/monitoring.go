@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -38,23 +37,6 @@ func monitoringDataSources() []func() datasource.DataSource {
 
 // defaultTimeZone is the time_zone of a provider that sets none.
 const defaultTimeZone = "UTC"
-
-// managerZones holds the time_zone of each configured manager (*manager to
-// *time.Location), set by the provider's Configure.
-var managerZones sync.Map
-
-// setManagerZone records the zone the manager's wall-clock times are read in.
-func setManagerZone(m *manager, loc *time.Location) { managerZones.Store(m, loc) }
-
-// zoneOf is the manager's time zone; UTC when none was recorded.
-func zoneOf(m *manager) *time.Location {
-	if loc, ok := managerZones.Load(m); ok {
-		if l, ok := loc.(*time.Location); ok {
-			return l
-		}
-	}
-	return time.UTC
-}
 
 // loadTimeZone reads an IANA time zone name. "Local" is refused: it would depend on the
 // machine that runs Terraform.
@@ -287,7 +269,7 @@ var newLicensesDataSource = newListDataSource(listDataSourceType[licenseObject]{
 		if err != nil {
 			return nil, err
 		}
-		now, loc := time.Now(), zoneOf(m)
+		now, loc := time.Now(), m.timeZone()
 		out := make([]licenseObject, 0, len(licenses))
 		for _, l := range licenses {
 			out = append(out, licenseObject{License: l, days: daysUntil(l.ExpireDate, now, loc)})
@@ -337,7 +319,7 @@ var newNotificationsDataSource = withValidators(newListDataSource(listDataSource
 		if err != nil {
 			return nil, err
 		}
-		loc := zoneOf(m)
+		loc := m.timeZone()
 		out := make([]notificationObject, 0, len(list))
 		for _, n := range list {
 			out = append(out, notificationObject{Notification: n, zone: loc})
@@ -405,7 +387,7 @@ var newAnalysisEventsDataSource = withValidators(newListDataSource(listDataSourc
 		if err != nil {
 			return nil, err
 		}
-		loc := zoneOf(m)
+		loc := m.timeZone()
 		out := make([]eventObject, 0, len(events))
 		for _, e := range events {
 			out = append(out, eventObject{AnalysisEvent: e, zone: loc})
@@ -424,7 +406,7 @@ var newAnalysisEventDataSource = newDataSource(dataSourceType[eventObject]{
 		if err != nil {
 			return nil, err
 		}
-		return &eventObject{AnalysisEvent: *e, zone: zoneOf(m)}, nil
+		return &eventObject{AnalysisEvent: *e, zone: m.timeZone()}, nil
 	},
 })
 
@@ -459,7 +441,7 @@ var newActionTraceLogsDataSource = withValidators(newListDataSource(listDataSour
 		if err != nil {
 			return nil, err
 		}
-		loc := zoneOf(m)
+		loc := m.timeZone()
 		out := make([]traceLogObject, 0, len(logs))
 		for _, l := range logs {
 			out = append(out, traceLogObject{ActionTraceLog: l, zone: loc})

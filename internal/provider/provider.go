@@ -163,7 +163,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	m := newManager(client, adopt)
-	setManagerZone(m, zone)
+	m.zone = zone
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
 			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, explain(err)+
