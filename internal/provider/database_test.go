@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -181,37 +180,29 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 		return env.config(databaseHCL(`host = "10.0.2.15"`,
 			fmt.Sprintf("password_wo = file(%q)", file), fmt.Sprintf("password_wo_version = %d", version)))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		// Write-only attributes came with Terraform 1.11; OpenTofu reports its own
-		// version, 1.11 or later where it supports them.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		CheckDestroy:           env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config:            config(dbPassword1, 1),
-				ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_database.db", plancheck.ResourceActionCreate), planHoldsKey{dbPassword1, false}),
-				ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 1, dbPassword1, dbPassword2),
-				Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(func(*apm.Database) error { return nil })),
-			},
-			{
-				// A rotation: the new version replaces the database, sending the new password.
-				PreConfig:         env.sim.Sim.ResetRequestCounts,
-				Config:            config(dbPassword2, 2),
-				ConfigPlanChecks:  applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}, planHoldsKey{dbPassword2, false}),
-				ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 2, dbPassword1, dbPassword2),
-				Check: resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword2), func(*terraform.State) error {
-					counts := env.sim.Sim.RequestCounts()
-					n := 0
-					for route, c := range counts {
-						if strings.HasPrefix(route, "POST ") && strings.Contains(route, "/rest/resource/databases") {
-							n += c
-						}
+	runWriteOnlyAcc(t, env.checkAllGone, []resource.TestStep{
+		{
+			Config:            config(dbPassword1, 1),
+			ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_database.db", plancheck.ResourceActionCreate), planHoldsKey{dbPassword1, false}),
+			ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 1, dbPassword1, dbPassword2),
+			Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(func(*apm.Database) error { return nil })),
+		},
+		{
+			// A rotation: the new version replaces the database, sending the new password.
+			PreConfig:         env.sim.Sim.ResetRequestCounts,
+			Config:            config(dbPassword2, 2),
+			ConfigPlanChecks:  applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}, planHoldsKey{dbPassword2, false}),
+			ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 2, dbPassword1, dbPassword2),
+			Check: resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword2), func(*terraform.State) error {
+				counts := env.sim.Sim.RequestCounts()
+				n := 0
+				for route, c := range counts {
+					if strings.HasPrefix(route, "POST ") && strings.Contains(route, "/rest/resource/databases") {
+						n += c
 					}
-					return want(n == 1, "%d database creates sent, want 1 (%v)", n, counts)
-				}),
-			},
+				}
+				return want(n == 1, "%d database creates sent, want 1 (%v)", n, counts)
+			}),
 		},
 	})
 	data, err := os.ReadFile(cliLog)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
@@ -158,6 +159,20 @@ func runAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	})
+}
+
+// runWriteOnlyAcc is runAcc for steps with write-only attributes, which came with
+// Terraform 1.11: older CLIs skip them, saying so (OpenTofu reports its own version, 1.11
+// or later where it supports them).
+func runWriteOnlyAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		CheckDestroy:             checkDestroy,
 		Steps:                    steps,
 	})

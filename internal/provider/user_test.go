@@ -21,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
@@ -207,29 +206,23 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 		return env.config(userHCL("a", "alice", "Alice",
 			fmt.Sprintf("password_wo = file(%q)", pwFile), fmt.Sprintf("password_wo_version = %d", version)))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		CheckDestroy:             env.checkAllGone,
-		Steps: []resource.TestStep{
-			{
-				Config:            config(userPw1, 1),
-				ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_user.a", plancheck.ResourceActionCreate), planHoldsKey{userPw1, false}),
-				ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 1, userPw1, userPw2),
-				Check:             checkPassword(stateFile, "alice", userPw1),
-			},
-			{
-				// The rotation: a new version sends the new password, in place.
-				PreConfig:         env.sim.Sim.ResetRequestCounts,
-				Config:            config(userPw2, 2),
-				ConfigPlanChecks:  applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}, planHoldsKey{userPw2, false}),
-				ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 2, userPw1, userPw2),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkPassword(stateFile, "alice", userPw2),
-					func(*terraform.State) error { return want(env.userPuts() == 1, "%d user PUTs, want 1", env.userPuts()) },
-				),
-			},
+	runWriteOnlyAcc(t, env.checkAllGone, []resource.TestStep{
+		{
+			Config:            config(userPw1, 1),
+			ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_user.a", plancheck.ResourceActionCreate), planHoldsKey{userPw1, false}),
+			ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 1, userPw1, userPw2),
+			Check:             checkPassword(stateFile, "alice", userPw1),
+		},
+		{
+			// The rotation: a new version sends the new password, in place.
+			PreConfig:         env.sim.Sim.ResetRequestCounts,
+			Config:            config(userPw2, 2),
+			ConfigPlanChecks:  applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}, planHoldsKey{userPw2, false}),
+			ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 2, userPw1, userPw2),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkPassword(stateFile, "alice", userPw2),
+				func(*terraform.State) error { return want(env.userPuts() == 1, "%d user PUTs, want 1", env.userPuts()) },
+			),
 		},
 	})
 	data, err := os.ReadFile(cliLog)

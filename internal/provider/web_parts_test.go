@@ -29,7 +29,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
@@ -519,39 +518,31 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 			fmt.Sprintf("private_key_pem_wo = file(%q)", keyFile),
 			fmt.Sprintf("private_key_pem_wo_version = %d", version)))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		// Write-only attributes came with Terraform 1.11; OpenTofu reports its own
-		// version, 1.11 or later where it supports them.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		CheckDestroy:           resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()),
-		Steps: []resource.TestStep{
-			{
-				Config: config(first, 1),
-				ConfigPlanChecks: applied(
-					plancheck.ExpectResourceAction("apm_web_ssl.s", plancheck.ResourceActionCreate),
-					planHoldsKey{first.keyPEM, false},
-				),
-				ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 1, first.keyPEM, second.keyPEM),
-				Check:             env.checkServer(webRef, sslIs(8443)),
-			},
-			{
-				// A new certificate and key, and a new version to send the key.
-				PreConfig: env.sim.Sim.ResetRequestCounts,
-				Config:    config(second, 2),
-				ConfigPlanChecks: applied(
-					exactActions{"apm_web_ssl.s": plancheck.ResourceActionUpdate},
-					planHoldsKey{second.keyPEM, false},
-				),
-				ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 2, first.keyPEM, second.keyPEM),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					env.checkServer(webRef, sslIs(8443)),
-					func(*terraform.State) error {
-						return want(env.sslPosts() == 1, "%d SSL set-ups sent, want 1", env.sslPosts())
-					},
-				),
-			},
+	runWriteOnlyAcc(t, resource.ComposeAggregateTestCheckFunc(env.checkAllGone, env.checkSystems()), []resource.TestStep{
+		{
+			Config: config(first, 1),
+			ConfigPlanChecks: applied(
+				plancheck.ExpectResourceAction("apm_web_ssl.s", plancheck.ResourceActionCreate),
+				planHoldsKey{first.keyPEM, false},
+			),
+			ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 1, first.keyPEM, second.keyPEM),
+			Check:             env.checkServer(webRef, sslIs(8443)),
+		},
+		{
+			// A new certificate and key, and a new version to send the key.
+			PreConfig: env.sim.Sim.ResetRequestCounts,
+			Config:    config(second, 2),
+			ConfigPlanChecks: applied(
+				exactActions{"apm_web_ssl.s": plancheck.ResourceActionUpdate},
+				planHoldsKey{second.keyPEM, false},
+			),
+			ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 2, first.keyPEM, second.keyPEM),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(webRef, sslIs(8443)),
+				func(*terraform.State) error {
+					return want(env.sslPosts() == 1, "%d SSL set-ups sent, want 1", env.sslPosts())
+				},
+			),
 		},
 	})
 	data, err := os.ReadFile(cliLog)
