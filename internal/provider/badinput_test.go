@@ -358,7 +358,7 @@ func TestAccBadInputCorpus(t *testing.T) {
 	}
 	// The provider runs in this process: the environment would stand in for settings the
 	// cases leave out, differently on every machine.
-	clearEnv(t, envEndpoint, envAPIKey, envCACertPEM, "APM_ADOPT_EXISTING")
+	clearEnv(t, EnvEndpoint, EnvAPIKey, EnvCACertPEM, "APM_ADOPT_EXISTING")
 
 	start := time.Now()
 	var mu sync.Mutex

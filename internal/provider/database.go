@@ -25,7 +25,7 @@ import (
 // datasource's pool settings are modified in place, on the singular path.
 
 func databaseResources() []func() resource.Resource {
-	return []func() resource.Resource{newResource(databaseType), newResource(datasourceType)}
+	return []func() resource.Resource{NewResource(databaseType), NewResource(datasourceType)}
 }
 
 func databaseDataSources() []func() datasource.DataSource {
@@ -49,8 +49,8 @@ func resourceNameValidators() []validator.String {
 var databaseTypes = []string{"MySQL", "Oracle", "PostgreSQL", "MariaDB", "MSSQL", "DB2"}
 
 // resourceIdentity is the import ID of a database or datasource: its resource_name.
-func resourceIdentity(example string) identity {
-	return identity{parts: []idPart{{attr: "resource_name", form: "<resource_name>"}}, example: example}
+func resourceIdentity(example string) importID {
+	return importID{parts: []idPart{{attr: "resource_name", form: "<resource_name>"}}, example: example}
 }
 
 // ---- databases ----
@@ -93,7 +93,7 @@ var databaseType = resourceType[apm.Database]{
 		"give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"Deleting a database waits while datasources still use it.",
 	fields:        databaseFields,
-	identity:      resourceIdentity("orders-db"),
+	importID:      resourceIdentity("orders-db"),
 	deleteTimeout: defaultDeleteTimeout,
 	validators:    databasePassword.validators(),
 	describe:      func(a attrs) string { return fmt.Sprintf("database %q", a.str("resource_name")) },
@@ -131,7 +131,7 @@ var databaseType = resourceType[apm.Database]{
 	},
 }
 
-var newDatabaseDataSource = newDataSource(dataSourceType[apm.Database]{
+var newDatabaseDataSource = NewDataSource(dataSourceType[apm.Database]{
 	name:        "database",
 	description: "Reads one database resource by name. The manager never reports the password. Fails when the database does not exist.",
 	fields:      databaseFields,
@@ -141,7 +141,7 @@ var newDatabaseDataSource = newDataSource(dataSourceType[apm.Database]{
 	},
 })
 
-var newDatabasesDataSource = newListDataSource(listDataSourceType[apm.Database]{
+var newDatabasesDataSource = NewListDataSource(listDataSourceType[apm.Database]{
 	name:        "databases",
 	description: "Lists every database resource of the manager, sorted by name. The manager never reports passwords, nor in its list the user names.",
 	listName:    "databases",
@@ -188,7 +188,7 @@ var datasourceType = resourceType[apm.Datasource]{
 		"replace it. A pool setting left out takes the manager's default, which is recorded (leaving one out later keeps the recorded value). " +
 		"Deleting a datasource waits while WAS servers still have it attached.",
 	fields:        datasourceFields,
-	identity:      resourceIdentity("orders-ds"),
+	importID:      resourceIdentity("orders-ds"),
 	deleteTimeout: defaultDeleteTimeout,
 	validators:    []resource.ConfigValidator{poolValidator{}},
 	describe:      func(a attrs) string { return fmt.Sprintf("datasource %q", a.str("resource_name")) },
@@ -309,7 +309,7 @@ func checkPoolPlan(_ context.Context, _ *manager, plan, prior attrs, diags *diag
 	}
 }
 
-var newDatasourceDataSource = newDataSource(dataSourceType[apm.Datasource]{
+var newDatasourceDataSource = NewDataSource(dataSourceType[apm.Datasource]{
 	name:        "datasource",
 	description: "Reads one datasource by name, with its pool settings. Fails when the datasource does not exist.",
 	fields:      datasourceFields,
@@ -319,7 +319,7 @@ var newDatasourceDataSource = newDataSource(dataSourceType[apm.Datasource]{
 	},
 })
 
-var newDatasourcesDataSource = newListDataSource(listDataSourceType[apm.Datasource]{
+var newDatasourcesDataSource = NewListDataSource(listDataSourceType[apm.Datasource]{
 	name:        "datasources",
 	description: "Lists every datasource of the manager, sorted by name, with its database and pool sizes.",
 	listName:    "datasources",

@@ -22,7 +22,7 @@ import (
 
 // create writes the object and returns the state to record: null when nothing was
 // created, the object otherwise (with a warning when it could not be read back).
-func (r *engineResource[T]) create(ctx context.Context, m *manager, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
+func (r *engineResource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
 	var lost error // the last attempt whose answer was lost, after which the object was not there
 	for resend := 0; ; resend++ {
 		err := r.t.create(ctx, m, plan)
@@ -36,19 +36,19 @@ func (r *engineResource[T]) create(ctx context.Context, m *manager, typ tftypes.
 				return r.unknownOutcome(typ, plan, lost, rerr)
 			}
 			return r.recover(typ, plan, obj, lost)
-		case apm.IsConflict(err) && m.adopt:
+		case apm.IsConflict(err) && r.data.adopt:
 			return r.adopt(ctx, m, typ, plan, err)
 		case !apm.OutcomeUnknown(err):
 			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
 		case r.t.idempotentCreate:
-			if resend >= m.MaxRetries() || pause(ctx, resendPause<<resend) != nil {
+			if resend >= r.data.maxRetries || pause(ctx, resendPause<<resend) != nil {
 				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
 			}
 			lost = err
 			continue
 		}
 		state, diags, absent := r.reconcile(ctx, m, typ, plan, err)
-		if !absent || resend >= m.MaxRetries() || ctx.Err() != nil {
+		if !absent || resend >= r.data.maxRetries || ctx.Err() != nil {
 			return state, diags
 		}
 		// The manager does not have the object, so sending the create again cannot make
@@ -79,7 +79,7 @@ func pause(ctx context.Context, d time.Duration) error {
 // readBack records a created object as the manager reads it back. When that read fails,
 // the object is recorded from the plan (untainted), so that it is neither orphaned nor
 // replaced; the next refresh fills in what only the manager knows.
-func (r *engineResource[T]) readBack(ctx context.Context, m *manager, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
+func (r *engineResource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	obj, err := r.t.read(ctx, m, plan)
 	if err != nil {
@@ -91,7 +91,7 @@ func (r *engineResource[T]) readBack(ctx context.Context, m *manager, typ tftype
 
 // reconcile finds out what became of a create whose answer was lost. absent is true when
 // the manager certainly does not have the object.
-func (r *engineResource[T]) reconcile(ctx context.Context, m *manager, typ tftypes.Object, plan attrs, sendErr error) (state tftypes.Value, diags diag.Diagnostics, absent bool) {
+func (r *engineResource[T, C]) reconcile(ctx context.Context, m C, typ tftypes.Object, plan attrs, sendErr error) (state tftypes.Value, diags diag.Diagnostics, absent bool) {
 	what := r.t.describe(plan)
 	obj, err := r.t.read(ctx, m, plan)
 	switch {
@@ -112,7 +112,7 @@ func (r *engineResource[T]) reconcile(ctx context.Context, m *manager, typ tftyp
 // failed too. The object may exist, so it is recorded: with the error, Terraform keeps it
 // as tainted, and the next apply reads it and replaces it if it exists, or creates it
 // again if not. Not recording it would leave an orphan that every later apply trips on.
-func (r *engineResource[T]) unknownOutcome(typ tftypes.Object, plan attrs, sendErr, lookErr error) (tftypes.Value, diag.Diagnostics) {
+func (r *engineResource[T, C]) unknownOutcome(typ tftypes.Object, plan attrs, sendErr, lookErr error) (tftypes.Value, diag.Diagnostics) {
 	return recorded(typ, r.t.fields, plan), diag.Diagnostics{diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
 		"%s\n\nThe request may have reached the manager, but its answer was lost, and looking for the object afterwards failed too: %s\n\n"+
 			"The object may exist, so it is recorded in the state, marked tainted. The next apply looks for it: it replaces the object if it exists, "+
@@ -122,7 +122,7 @@ func (r *engineResource[T]) unknownOutcome(typ tftypes.Object, plan attrs, sendE
 
 // recover records the object that a create whose answer was lost did make, if it
 // matches the plan.
-func (r *engineResource[T]) recover(typ tftypes.Object, plan attrs, obj *T, sendErr error) (tftypes.Value, diag.Diagnostics) {
+func (r *engineResource[T, C]) recover(typ tftypes.Object, plan attrs, obj *T, sendErr error) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	what := r.t.describe(plan)
 	if diffs := r.differences(plan, obj); len(diffs) > 0 {
@@ -139,7 +139,7 @@ func (r *engineResource[T]) recover(typ tftypes.Object, plan attrs, obj *T, send
 }
 
 // adopt takes over an object that a create found already there (adopt_existing).
-func (r *engineResource[T]) adopt(ctx context.Context, m *manager, typ tftypes.Object, plan attrs, conflict error) (tftypes.Value, diag.Diagnostics) {
+func (r *engineResource[T, C]) adopt(ctx context.Context, m C, typ tftypes.Object, plan attrs, conflict error) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	what := r.t.describe(plan)
 	obj, err := r.t.read(ctx, m, plan)
@@ -162,7 +162,7 @@ func (r *engineResource[T]) adopt(ctx context.Context, m *manager, typ tftypes.O
 }
 
 // differences lists the configured values the manager's object does not have.
-func (r *engineResource[T]) differences(plan attrs, obj *T) []string {
+func (r *engineResource[T, C]) differences(plan attrs, obj *T) []string {
 	var out []string
 	for _, f := range r.t.fields {
 		if f.views&inResource == 0 || f.role == computedStable || f.unread || f.bySettle || !plan.known(f.name) {
@@ -200,12 +200,12 @@ func valueText(v tftypes.Value) string {
 }
 
 // claimKey names the object a plan or state describes, among all types.
-func (r *engineResource[T]) claimKey(a attrs) string {
-	return "apm_" + r.t.name + " " + r.t.identity.importID(a)
+func (r *engineResource[T, C]) claimKey(a attrs) string {
+	return "apm_" + r.t.name + " " + r.t.importID.importID(a)
 }
 
 // duplicateError refuses the second of two resources that declare one object.
-func (r *engineResource[T]) duplicateError(plan attrs) diag.Diagnostic {
+func (r *engineResource[T, C]) duplicateError(plan attrs) diag.Diagnostic {
 	what := r.t.describe(plan)
 	return diag.NewErrorDiagnostic("Duplicate declaration of "+what, fmt.Sprintf(
 		"%s is declared by more than one resource in this configuration: another apm_%s block creates it in this run. "+
@@ -220,9 +220,9 @@ func readBackWarning(done, what string, err error) diag.Diagnostic {
 
 // createError explains a failed create. A conflict means the object exists already;
 // the way out is to import it, with an import ID that works.
-func (r *engineResource[T]) createError(plan attrs, err error) diag.Diagnostic {
+func (r *engineResource[T, C]) createError(plan attrs, err error) diag.Diagnostic {
 	action := "create " + r.t.describe(plan)
-	if !apm.IsConflict(err) || r.t.identity.importID(plan) == "" {
+	if !apm.IsConflict(err) || r.t.importID.importID(plan) == "" {
 		return callError(action, err)
 	}
 	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
@@ -232,8 +232,8 @@ func (r *engineResource[T]) createError(plan attrs, err error) diag.Diagnostic {
 }
 
 // importHint shows both ways to import the object a plan describes.
-func (r *engineResource[T]) importHint(plan attrs) string {
-	typeName, id := "apm_"+r.t.name, r.t.identity.importID(plan)
+func (r *engineResource[T, C]) importHint(plan attrs) string {
+	typeName, id := "apm_"+r.t.name, r.t.importID.importID(plan)
 	return fmt.Sprintf("terraform import %s.<name> %s, or an import block:\n"+
 		"  import {\n    to = %s.<name>\n    id = %q\n  }\n", typeName, id, typeName, id)
 }

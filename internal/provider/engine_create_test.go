@@ -10,7 +10,7 @@ import (
 )
 
 func TestDifferencesNameWhatTheManagerHasOtherwise(t *testing.T) {
-	r, ok := newNodeResource().(*engineResource[nodeObject])
+	r, ok := newNodeResource().(*engineResource[nodeObject, *manager])
 	if !ok {
 		t.Fatal("apm_node is not an engine resource")
 	}

@@ -66,6 +66,8 @@ type field[T any] struct {
 	// custom is the resource attribute of a field whose schema the kinds above cannot
 	// express (a list of objects, a set); its value must be of the same type.
 	custom rschema.Attribute
+	// dataCustom is the data source attribute of such a field.
+	dataCustom dschema.Attribute
 }
 
 type fieldKind int
@@ -163,6 +165,13 @@ func customField[T any](name string, attribute rschema.Attribute, typ tftypes.Ty
 
 func int64Value(n int64) tftypes.Value {
 	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
+}
+
+// withDataAttribute gives a custom field its data source attribute (computed) and shows
+// it in data sources too.
+func (f field[T]) withDataAttribute(a dschema.Attribute) field[T] {
+	f.dataCustom, f.views = a, everywhere
+	return f
 }
 
 // in restricts where the field appears.
@@ -366,6 +375,9 @@ func boolReplaceUnlessImported() planmodifier.Bool {
 // dataAttribute is the field as a data source attribute: computed, or a required lookup
 // key (with the resource's validators) when key is true.
 func (f field[T]) dataAttribute(key bool) dschema.Attribute {
+	if f.dataCustom != nil {
+		return f.dataCustom
+	}
 	computed := !key
 	switch f.kind {
 	case kindInt64:

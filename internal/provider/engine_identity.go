@@ -10,13 +10,13 @@ import (
 // identity names what identifies a managed object, part by part in import-ID order. The
 // import ID format, its parser, its error text and the import ID offered when a create
 // finds the object already there all come from it.
-type identity struct {
-	parts   []idPart
+type ImportID[C any] struct {
+	parts   []IDPart[C]
 	example string // a valid import ID, shown in errors and docs
 }
 
 // idPart is one part of an import ID: one "/"-separated piece, or several.
-type idPart struct {
+type IDPart[C any] struct {
 	attr string // the state attribute it fills
 	form string // how it is written, such as "<system>"
 	// pieces is how many "/"-separated pieces the part spans (a reference to a parent
@@ -32,11 +32,11 @@ type idPart struct {
 	fromPlan string
 	// resolve turns what the user wrote into the value stored in attr (a system name into
 	// its id, say); nil stores it as written.
-	resolve func(ctx context.Context, m *manager, raw string) (string, error)
+	resolve func(ctx context.Context, m C, raw string) (string, error)
 }
 
 // format is the import ID's form, such as "<system>/<name>".
-func (id identity) format() string {
+func (id ImportID[C]) format() string {
 	forms := make([]string, len(id.parts))
 	for i, p := range id.parts {
 		forms[i] = p.form
@@ -45,7 +45,7 @@ func (id identity) format() string {
 }
 
 // describe is the format with what each part accepts and the example.
-func (id identity) describe() string {
+func (id ImportID[C]) describe() string {
 	var b strings.Builder
 	b.WriteString(id.format())
 	for _, p := range id.parts {
@@ -58,7 +58,7 @@ func (id identity) describe() string {
 }
 
 // parse splits an import ID into its parts, each piece non-empty.
-func (id identity) parse(raw string) ([]string, error) {
+func (id ImportID[C]) parse(raw string) ([]string, error) {
 	total, rest := 0, false
 	for _, p := range id.parts {
 		total += max(p.pieces, 1)
@@ -82,7 +82,7 @@ func (id identity) parse(raw string) ([]string, error) {
 
 // importID is the import ID of the object a plan describes, or "" when a part of it is
 // not known.
-func (id identity) importID(plan attrs) string {
+func (id ImportID[C]) importID(plan attrs) string {
 	pieces := make([]string, len(id.parts))
 	for i, p := range id.parts {
 		name := p.fromPlan

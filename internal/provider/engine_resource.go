@@ -22,12 +22,12 @@ import (
 // the manager. The engine (engineResource) owns the flow around the calls: decoding,
 // recording a created object before reading it back, 404 on read and delete, 409 on
 // create, waiting out dependants on delete, import, and the wording of diagnostics.
-type resourceType[T any] struct {
+type ResourceType[T, C any] struct {
 	name        string // without the provider prefix: "system" for apm_system
 	noun        string // in descriptions, such as "WAS server"; the name with spaces when empty
 	description string
 	fields      []field[T]
-	identity    identity
+	importID    ImportID[C]
 	// deleteTimeout, when set, makes delete wait while the manager refuses it with 409
 	// because other objects (children) still depend on this one, by default this long.
 	deleteTimeout time.Duration
@@ -35,7 +35,7 @@ type resourceType[T any] struct {
 	describe func(a attrs) string
 
 	// create writes a new object from the plan; the engine then reads it back with read.
-	create func(ctx context.Context, m *manager, plan attrs) error
+	create func(ctx context.Context, m C, plan attrs) error
 	// idempotentCreate says that sending create twice does what sending it once does (it
 	// sets a part of an existing object). A create whose answer was lost is then sent
 	// again, within max_retries, rather than judged by a look-up: that the object reads
@@ -43,55 +43,55 @@ type resourceType[T any] struct {
 	idempotentCreate bool
 	// read returns the object that state (or a plan after a write) identifies; an error
 	// that isGone means it no longer exists.
-	read func(ctx context.Context, m *manager, state attrs) (*T, error)
+	read func(ctx context.Context, m C, state attrs) (*T, error)
 	// update changes the object in place from state to plan.
-	update func(ctx context.Context, m *manager, plan, state attrs) error
+	update func(ctx context.Context, m C, plan, state attrs) error
 	// delete removes the object; an error that isGone counts as done.
-	delete func(ctx context.Context, m *manager, state attrs) error
+	delete func(ctx context.Context, m C, state attrs) error
 	// blockers names the objects that still hold this one when delete keeps conflicting.
-	blockers func(ctx context.Context, m *manager, state attrs) ([]string, error)
+	blockers func(ctx context.Context, m C, state attrs) ([]string, error)
 	// checkPlan rejects at plan what the provider can know to be wrong (a reference to a
 	// system that does not exist, say). prior is the state (empty for a create). Optional.
-	checkPlan func(ctx context.Context, m *manager, plan, prior attrs, diags *diag.Diagnostics)
+	checkPlan func(ctx context.Context, m C, plan, prior attrs, diags *diag.Diagnostics)
 	// validators check the configuration as a whole (one of two attributes, say). Optional.
 	validators []resource.ConfigValidator
 
 	// settle brings the object, once created or updated, to what the plan declares beyond
 	// the values the calls above write (a server's running state), waiting for the
 	// manager within the operation's timeout. Optional.
-	settle func(ctx context.Context, m *manager, plan attrs) error
+	settle func(ctx context.Context, m C, plan attrs) error
 	// beforeDelete prepares the object for its delete (stops a server), within the delete
 	// timeout. Optional.
-	beforeDelete func(ctx context.Context, m *manager, state attrs) error
+	beforeDelete func(ctx context.Context, m C, state attrs) error
 	// deleteWarning, when set, is said on every delete (an object the manager cannot
 	// remove, whose delete only forgets it). Optional.
 	deleteWarning string
 }
 
 // newResource registers a declared type with the framework.
-func newResource[T any](t resourceType[T]) func() resource.Resource {
-	return func() resource.Resource { return &engineResource[T]{t: &t} }
+func NewResource[T, C any](t ResourceType[T, C]) func() resource.Resource {
+	return func() resource.Resource { return &engineResource[T, C]{t: &t} }
 }
 
 var (
-	_ resource.ResourceWithConfigure   = (*engineResource[struct{}])(nil)
-	_ resource.ResourceWithImportState = (*engineResource[struct{}])(nil)
-	_ resource.ResourceWithModifyPlan  = (*engineResource[struct{}])(nil)
+	_ resource.ResourceWithConfigure   = (*engineResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithImportState = (*engineResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithModifyPlan  = (*engineResource[struct{}, struct{}])(nil)
 
-	_ resource.ResourceWithConfigValidators = (*engineResource[struct{}])(nil)
+	_ resource.ResourceWithConfigValidators = (*engineResource[struct{}, struct{}])(nil)
 )
 
-func (r *engineResource[T]) ConfigValidators(context.Context) []resource.ConfigValidator {
+func (r *engineResource[T, C]) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return r.t.validators
 }
 
 // engineResource is the one implementation of resource.Resource.
-type engineResource[T any] struct {
-	t    *resourceType[T]
-	data *providerData
+type engineResource[T, C any] struct {
+	t    *ResourceType[T, C]
+	data *Configured[C]
 }
 
-func (r *engineResource[T]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *engineResource[T, C]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + r.t.name
 }
 
@@ -104,7 +104,7 @@ const (
 	defaultDeleteTimeout = 5 * time.Minute
 )
 
-func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *engineResource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	noun := r.t.noun
 	if noun == "" {
 		noun = strings.ReplaceAll(r.t.name, "_", " ")
@@ -134,13 +134,13 @@ func (r *engineResource[T]) Schema(ctx context.Context, _ resource.SchemaRequest
 	resp.Schema = rschema.Schema{MarkdownDescription: r.t.description, Attributes: attributes}
 }
 
-func (r *engineResource[T]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configureData(req.ProviderData, &resp.Diagnostics)
+func (r *engineResource[T, C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configured[C](req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
 // type knows the plan cannot.
-func (r *engineResource[T]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *engineResource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
@@ -154,13 +154,13 @@ func (r *engineResource[T]) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return // validation before configure
 	}
 	resp.Diagnostics.Append(r.data.requireKey()...)
-	if r.t.checkPlan != nil && r.data.m != nil && !resp.Diagnostics.HasError() {
+	if r.t.checkPlan != nil && r.data.connected && !resp.Diagnostics.HasError() {
 		prior, err := attrsOf(req.State.Raw)
 		if err != nil {
 			resp.Diagnostics.AddError("Invalid state", err.Error())
 			return
 		}
-		r.t.checkPlan(ctx, r.data.m, plan, prior, &resp.Diagnostics)
+		r.t.checkPlan(ctx, r.data.conn, plan, prior, &resp.Diagnostics)
 	}
 }
 
@@ -187,7 +187,7 @@ func checkTimeouts(plan attrs, diags *diag.Diagnostics) {
 	}
 }
 
-func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *engineResource[T, C]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
 	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
 	if !ok || resp.Diagnostics.HasError() {
@@ -199,7 +199,7 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	key := r.claimKey(plan)
-	if !m.creating.claim(key) {
+	if !r.data.creating.claim(key) {
 		resp.Diagnostics.Append(r.duplicateError(plan))
 		return
 	}
@@ -207,7 +207,7 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 	state, diags := r.create(wctx, m, typ, plan)
 	resp.Diagnostics.Append(diags...)
 	if state.IsNull() {
-		m.creating.release(key)
+		r.data.creating.release(key)
 		return
 	}
 	if !diags.HasError() {
@@ -219,7 +219,7 @@ func (r *engineResource[T]) Create(ctx context.Context, req resource.CreateReque
 // settled runs the type's settle after a write, waiting under the request's context (an
 // interrupted run stops waiting) within the write's bound, then records the object as it
 // stands. state is what the write recorded, kept when the object cannot be read.
-func (r *engineResource[T]) settled(ctx, wctx context.Context, m *manager, typ tftypes.Object, plan attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
+func (r *engineResource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Object, plan attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
 	if r.t.settle == nil {
 		return state
 	}
@@ -250,7 +250,7 @@ func (r *engineResource[T]) settled(ctx, wctx context.Context, m *manager, typ t
 
 // settledAsPlanned is state with the values that a successful settle brought about (a
 // running state) taken from the plan: what the manager has, when it cannot be read.
-func (r *engineResource[T]) settledAsPlanned(typ tftypes.Object, state tftypes.Value, plan attrs) tftypes.Value {
+func (r *engineResource[T, C]) settledAsPlanned(typ tftypes.Object, state tftypes.Value, plan attrs) tftypes.Value {
 	a, err := attrsOf(state)
 	if err != nil {
 		return state
@@ -265,7 +265,7 @@ func (r *engineResource[T]) settledAsPlanned(typ tftypes.Object, state tftypes.V
 
 // withWriteOnly adds the write-only inputs, which only the configuration carries, to a
 // plan, for the calls to send.
-func (r *engineResource[T]) withWriteOnly(plan attrs, config tftypes.Value, diags *diag.Diagnostics) attrs {
+func (r *engineResource[T, C]) withWriteOnly(plan attrs, config tftypes.Value, diags *diag.Diagnostics) attrs {
 	var cfg attrs
 	for _, f := range r.t.fields {
 		if !f.writeOnly {
@@ -283,7 +283,7 @@ func (r *engineResource[T]) withWriteOnly(plan attrs, config tftypes.Value, diag
 	return plan
 }
 
-func (r *engineResource[T]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *engineResource[T, C]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	m, state, ok := r.begin(req.State.Raw, &resp.Diagnostics)
 	if !ok {
 		return
@@ -301,7 +301,7 @@ func (r *engineResource[T]) Read(ctx context.Context, req resource.ReadRequest, 
 	resp.State.Raw = flattenAs(typeOf(req.State.Raw), r.t.fields, obj, state, imported(ctx, req.Private))
 }
 
-func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *engineResource[T, C]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
 	state, err := attrsOf(req.State.Raw)
 	if err != nil {
@@ -342,7 +342,7 @@ func (r *engineResource[T]) Update(ctx context.Context, req resource.UpdateReque
 	resp.State.Raw = flatten(typ, r.t.fields, obj, plan)
 }
 
-func (r *engineResource[T]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *engineResource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	m, state, ok := r.begin(req.State.Raw, &resp.Diagnostics)
 	if !ok {
 		return
@@ -368,7 +368,7 @@ func (r *engineResource[T]) Delete(ctx context.Context, req resource.DeleteReque
 	if r.t.deleteWarning != "" {
 		resp.Diagnostics.AddWarning("Removed "+r.t.describe(state)+" from the state only", r.t.deleteWarning)
 	}
-	m.creating.release(r.claimKey(state))
+	r.data.creating.release(r.claimKey(state))
 }
 
 // describedTimeouts is the timeouts attribute with a description of its own (the module
@@ -385,7 +385,7 @@ func describedTimeouts(ctx context.Context, opts timeouts.Opts) rschema.Attribut
 // managedChange reports whether the plan changes a field of the managed resource that
 // the manager holds. An unread input set for the first time after an import (its state
 // is null) is only recorded.
-func (r *engineResource[T]) managedChange(plan, state attrs) bool {
+func (r *engineResource[T, C]) managedChange(plan, state attrs) bool {
 	for _, f := range r.t.fields {
 		if f.views&inResource == 0 || plan[f.name].Equal(state[f.name]) || (f.unread && state[f.name].IsNull()) {
 			continue
@@ -396,7 +396,7 @@ func (r *engineResource[T]) managedChange(plan, state attrs) bool {
 }
 
 // timeout is the configured timeouts.<op> of the object (plan or state), else def.
-func (r *engineResource[T]) timeout(ctx context.Context, raw tftypes.Value, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
+func (r *engineResource[T, C]) timeout(ctx context.Context, raw tftypes.Value, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
 	a, err := attrsOf(raw)
 	if err != nil {
 		var diags diag.Diagnostics
@@ -426,7 +426,7 @@ func (r *engineResource[T]) timeout(ctx context.Context, raw tftypes.Value, op s
 
 // writeContext is the context of a create or update: bounded by the object's timeouts.<op>
 // (def when unset) and finishing. ok is false when that timeout is invalid.
-func (r *engineResource[T]) writeContext(ctx context.Context, raw tftypes.Value, op string, def time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
+func (r *engineResource[T, C]) writeContext(ctx context.Context, raw tftypes.Value, op string, def time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
 	bound, d := r.timeout(ctx, raw, op, def)
 	diags.Append(d...)
 	if d.HasError() {
@@ -454,7 +454,7 @@ const deleteCallBound = 2 * time.Minute
 // deleteWaiting deletes, and while the manager answers 409 (objects that depend on this
 // one are still going away, typically deleted by the same apply in parallel) tries again
 // until the timeout. The error then names what still holds the object.
-func (r *engineResource[T]) deleteWaiting(ctx context.Context, m *manager, state attrs, timeout time.Duration) error {
+func (r *engineResource[T, C]) deleteWaiting(ctx context.Context, m C, state attrs, timeout time.Duration) error {
 	const deleted, blocked = "deleted", "blocked by dependent objects"
 	var lastConflict error
 	wait := apm.Poll[struct{}]{
@@ -487,7 +487,7 @@ func (r *engineResource[T]) deleteWaiting(ctx context.Context, m *manager, state
 }
 
 // blockedError explains a delete that the manager kept refusing.
-func (r *engineResource[T]) blockedError(ctx context.Context, m *manager, state attrs, timeout time.Duration, conflict error) error {
+func (r *engineResource[T, C]) blockedError(ctx context.Context, m C, state attrs, timeout time.Duration, conflict error) error {
 	held := "other objects still depend on it"
 	if r.t.blockers != nil {
 		// The wait has used up ctx's time only if ctx had a deadline; give the look its own.
@@ -501,20 +501,20 @@ func (r *engineResource[T]) blockedError(ctx context.Context, m *manager, state 
 		formatDuration(timeout), held, conflict)
 }
 
-func (r *engineResource[T]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *engineResource[T, C]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	title := "Invalid import ID for apm_" + r.t.name
-	pieces, err := r.t.identity.parse(req.ID)
+	pieces, err := r.t.importID.parse(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError(title, "Expected "+strings.TrimPrefix(err.Error(), "expected "))
 		return
 	}
-	m, diags := r.data.manager()
+	m, diags := r.data.Conn()
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
 	}
 	resolved := make([]string, len(pieces))
-	for i, p := range r.t.identity.parts {
+	for i, p := range r.t.importID.parts {
 		resolved[i] = pieces[i]
 		if p.resolve != nil {
 			if resolved[i], err = p.resolve(ctx, m, pieces[i]); err != nil {
@@ -525,20 +525,20 @@ func (r *engineResource[T]) ImportState(ctx context.Context, req resource.Import
 	}
 	// Import blocks of one plan are imported by one provider process: a second block
 	// importing the same object would make two resources manage it.
-	if !m.importing.claim("apm_" + r.t.name + " " + strings.Join(resolved, "/")) {
+	if !r.data.importing.claim("apm_" + r.t.name + " " + strings.Join(resolved, "/")) {
 		resp.Diagnostics.AddError("Duplicate import of apm_"+r.t.name+" "+req.ID, fmt.Sprintf(
 			"The object %q is imported by more than one resource in this configuration. Each object must be managed by one resource; remove one of the import blocks.", req.ID))
 		return
 	}
-	for i, p := range r.t.identity.parts {
+	for i, p := range r.t.importID.parts {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.attr), resolved[i])...)
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte("true"))...)
 }
 
 // begin is the common start of a CRUD method: the manager and the request's attributes.
-func (r *engineResource[T]) begin(raw tftypes.Value, diags *diag.Diagnostics) (*manager, attrs, bool) {
-	m, d := r.data.manager()
+func (r *engineResource[T, C]) begin(raw tftypes.Value, diags *diag.Diagnostics) (C, attrs, bool) {
+	m, d := r.data.Conn()
 	diags.Append(d...)
 	a, err := attrsOf(raw)
 	if err != nil {

@@ -51,7 +51,7 @@ func TestFieldValueRules(t *testing.T) {
 
 // Import IDs whose parts span several pieces, or the rest of the ID.
 func TestIdentityPartsSpanPieces(t *testing.T) {
-	server := identity{parts: []idPart{serverNodePart, {attr: "server_id", form: "<server_id>"}}, example: "shop/app-01/was-1"}
+	server := importID{parts: []idPart{serverNodePart, {attr: "server_id", form: "<server_id>"}}, example: "shop/app-01/was-1"}
 	got, err := server.parse("shop/app-01/was-1")
 	if err != nil || strings.Join(got, "|") != "shop/app-01|was-1" {
 		t.Errorf("parse = %q, %v", got, err)
@@ -61,7 +61,7 @@ func TestIdentityPartsSpanPieces(t *testing.T) {
 			t.Errorf("parse(%q) = %v, want an error giving the format", bad, err)
 		}
 	}
-	app := identity{parts: []idPart{serverRefPart("was_server_id"), {attr: "context_path", form: "<context_path>", rest: true}}, example: "shop/app-01/was-1//shop"}
+	app := importID{parts: []idPart{serverRefPart("was_server_id"), {attr: "context_path", form: "<context_path>", rest: true}}, example: "shop/app-01/was-1//shop"}
 	got, err = app.parse("shop/app-01/was-1//shop/v2")
 	if err != nil || strings.Join(got, "|") != "shop/app-01/was-1|/shop/v2" {
 		t.Errorf("parse = %q, %v", got, err)
@@ -84,7 +84,7 @@ func TestServerReferences(t *testing.T) {
 			t.Errorf("splitServerRef(%q) accepted", bad)
 		}
 	}
-	m := newManager(nil, false)
+	m := newManager(nil)
 	err := m.onServerRef(context.Background(), apm.KindWAS, "was-1", func(apm.ServerRef) error { return errors.New("called") })
 	if err == nil || !strings.Contains(err.Error(), "apm_was_server.example.id") {
 		t.Errorf("a server id without its node: %v", err)
@@ -96,7 +96,7 @@ func TestServerReferences(t *testing.T) {
 // take for an inconsistent result, and taint a server that runs).
 func TestSettledKeepsWhatSettleBroughtWhenTheReadFails(t *testing.T) {
 	type thing struct{ Status string }
-	r := &engineResource[thing]{t: &resourceType[thing]{
+	r := &engineResource[thing, *manager]{t: &resourceType[thing]{
 		name:     "thing",
 		fields:   []field[thing]{stringField("state", "", func(x *thing) string { return x.Status }).optionalInput().appliedBySettle()},
 		describe: func(attrs) string { return "thing" },
@@ -107,7 +107,7 @@ func TestSettledKeepsWhatSettleBroughtWhenTheReadFails(t *testing.T) {
 	before := tftypes.NewValue(typ, map[string]tftypes.Value{"state": tftypes.NewValue(tftypes.String, "stopped")})
 	plan := attrs{"state": tftypes.NewValue(tftypes.String, "running")}
 	var diags diag.Diagnostics
-	got := r.settled(context.Background(), context.Background(), newManager(nil, false), typ, plan, before, "create", &diags)
+	got := r.settled(context.Background(), context.Background(), newManager(nil), typ, plan, before, "create", &diags)
 	a, err := attrsOf(got)
 	if err != nil || a.str("state") != "running" {
 		t.Errorf("recorded state %q (%v), want the plan's running", a.str("state"), err)
@@ -120,7 +120,7 @@ func TestSettledKeepsWhatSettleBroughtWhenTheReadFails(t *testing.T) {
 // A node that cannot be read back is recorded with its id, which its inputs make, so that
 // servers referring to it are created in the same run.
 func TestRecordedDerivesIDs(t *testing.T) {
-	r, ok := newNodeResource().(*engineResource[nodeObject])
+	r, ok := newNodeResource().(*engineResource[nodeObject, *manager])
 	if !ok {
 		t.Fatal("apm_node is not an engine resource")
 	}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -11,15 +10,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
-// errGone says that the object a call looked for does not exist (any more).
-var errGone = errors.New("not found in the manager")
-
-// isGone reports whether err says that the object does not exist: the provider found it
-// missing in a complete answer (errGone), or the manager said so for that very object
-// (apm.IsNotFound). Any other 404, from a wrong path prefix say, is an error: taking it
-// for "deleted" would empty the state and orphan the real objects.
-func isGone(err error) bool { return errors.Is(err, errGone) || apm.IsNotFound(err) }
-
 // manager is what the types' calls talk to: the API client, and what this provider
 // process has learned of the manager's systems. Children refer to their system by its
 // stable id while the interface addresses them by the system's name, which can change;
@@ -27,15 +17,6 @@ func isGone(err error) bool { return errors.Is(err, errGone) || apm.IsNotFound(e
 type manager struct {
 	*apm.Client
 	systems *systemDirectory
-	// adopt is the adopt_existing setting: a create that finds its object already there
-	// takes it over when it matches the configuration.
-	adopt bool
-	// creating holds the identities that resources of this run create, so that a second
-	// block declaring the same object is refused before it sends anything (and is never
-	// told to import, or allowed to adopt, what the first block manages).
-	creating *claims
-	// importing holds the objects that resources of this run import, for the same reason.
-	importing *claims
 	// zone is the time_zone setting: the manager's times carry none, and are read in it.
 	zone *time.Location
 }
@@ -48,35 +29,8 @@ func (m *manager) timeZone() *time.Location {
 	return m.zone
 }
 
-func newManager(client *apm.Client, adopt bool) *manager {
-	return &manager{
-		Client: client, systems: newSystemDirectory(), adopt: adopt,
-		creating: &claims{held: map[string]bool{}}, importing: &claims{held: map[string]bool{}},
-	}
-}
-
-// claims is a set of object identities, each held by at most one resource at a time.
-type claims struct {
-	mu   sync.Mutex
-	held map[string]bool
-}
-
-// claim takes key; false when another resource holds it.
-func (c *claims) claim(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.held[key] {
-		return false
-	}
-	c.held[key] = true
-	return true
-}
-
-// release gives key up: its create failed, or its object was deleted.
-func (c *claims) release(key string) {
-	c.mu.Lock()
-	delete(c.held, key)
-	c.mu.Unlock()
+func newManager(client *apm.Client) *manager {
+	return &manager{Client: client, systems: newSystemDirectory()}
 }
 
 // systemDirectory maps system ids to their current names, as last seen by any read of a

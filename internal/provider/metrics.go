@@ -51,7 +51,7 @@ var nodeMetricsListFields = []field[apm.NodeMetrics]{
 	numberField("disk_usage", diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
 }
 
-var newNodesMetricsDataSource = newListDataSource(listDataSourceType[apm.NodeMetrics]{
+var newNodesMetricsDataSource = NewListDataSource(listDataSourceType[apm.NodeMetrics]{
 	name: "nodes_metrics",
 	description: "Reads the current metrics of every node the manager manages (`GET /meters/nodes`), sorted by node name. " +
 		"The manager's list names nodes but not their systems, and has no network figures: `apm_node_metrics` has them.",
@@ -117,27 +117,22 @@ var nodeMetricsFields = []field[nodeMetricsObject]{
 		webServerSummaryFields, func(a *apm.NodeMetricsAll) []apm.WebServerMetrics { return a.WebServers }),
 }
 
-// newNodeMetricsDataSource is the engine's data source with the optional include_servers
-// argument, which no field describes (flatten copies it from the configuration).
-func newNodeMetricsDataSource() datasource.DataSource {
-	ds := newDataSource(dataSourceType[nodeMetricsObject]{
-		name: "node_metrics",
-		description: "Reads the current metrics of one node (`GET /meters/nodes/{nodeName}/systems/{systemName}`), and with " +
-			"`include_servers = true` those of its WAS and web servers too (`.../all`, one request). " +
-			"Naming a system or node that does not exist is an error.",
-		fields: nodeMetricsFields,
-		keys:   []string{"system_name", "node_name"},
-		read:   readNodeMetrics,
-	})()
-	if e, ok := ds.(*engineDataSource); ok {
-		e.schema.Attributes["include_servers"] = dschema.BoolAttribute{
+var newNodeMetricsDataSource = NewDataSource(dataSourceType[nodeMetricsObject]{
+	name: "node_metrics",
+	description: "Reads the current metrics of one node (`GET /meters/nodes/{nodeName}/systems/{systemName}`), and with " +
+		"`include_servers = true` those of its WAS and web servers too (`.../all`, one request). " +
+		"Naming a system or node that does not exist is an error.",
+	fields: nodeMetricsFields,
+	keys:   []string{"system_name", "node_name"},
+	args: map[string]dschema.Attribute{
+		"include_servers": dschema.BoolAttribute{
 			MarkdownDescription: "Whether to read the metrics of the node's WAS and web servers too, into `was_servers` and " +
 				"`web_servers` (session servers are not part of them). Defaults to `false`.",
 			Optional: true,
-		}
-	}
-	return ds
-}
+		},
+	},
+	read: readNodeMetrics,
+})
 
 func readNodeMetrics(ctx context.Context, m *manager, config attrs) (*nodeMetricsObject, error) {
 	systemName, nodeName := config.str("system_name"), config.str("node_name")
@@ -187,7 +182,7 @@ func serverKeyFields[M any](kind string) []field[serverMetrics[M]] {
 func serverMetricsDataSource[M any](kind, path string, fields []field[serverMetrics[M]],
 	read func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*M, error),
 ) func() datasource.DataSource {
-	return newDataSource(dataSourceType[serverMetrics[M]]{
+	return NewDataSource(dataSourceType[serverMetrics[M]]{
 		name: strings.ToLower(kind) + "_server_metrics",
 		description: "Reads the current metrics of one " + kind + " server (`GET " + path + "`). A stopped server carries no load. " +
 			"Naming a system, node or server that does not exist (or a server of another kind) is an error.",
@@ -258,7 +253,7 @@ func hostNameField[T any](get func(*T) string) field[T] {
 	return stringField("host_name", "Host name of the container: the `server_name` of its server in `apm_container_servers`.", get)
 }
 
-var newWASContainerMetricsDataSource = newDataSource(dataSourceType[apm.WASContainerMetrics]{
+var newWASContainerMetricsDataSource = NewDataSource(dataSourceType[apm.WASContainerMetrics]{
 	name: "was_container_metrics",
 	description: "Reads the current metrics of one WAS container (`GET /meters/was/container/{hostName}`). " +
 		"Naming a host that is no WAS container is an error.",
@@ -275,7 +270,7 @@ var newWASContainerMetricsDataSource = newDataSource(dataSourceType[apm.WASConta
 	},
 })
 
-var newWebContainerMetricsDataSource = newDataSource(dataSourceType[apm.WebContainerMetrics]{
+var newWebContainerMetricsDataSource = NewDataSource(dataSourceType[apm.WebContainerMetrics]{
 	name: "web_container_metrics",
 	description: "Reads the current metrics of one web container (`GET /meters/web/container/{hostName}`). " +
 		"Naming a host that is no web container is an error.",

@@ -143,29 +143,6 @@ func optionalInt64(description string, rules ...validator.Int64) dschema.Attribu
 	return dschema.Int64Attribute{MarkdownDescription: description, Optional: true, Validators: rules}
 }
 
-// checkedDataSource adds configuration validators, run at validate time (no request), to
-// an engine data source.
-type checkedDataSource struct {
-	*engineDataSource
-	validators []datasource.ConfigValidator
-}
-
-var _ datasource.DataSourceWithConfigValidators = (*checkedDataSource)(nil)
-
-func (d *checkedDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return d.validators
-}
-
-func withValidators(newDS func() datasource.DataSource, validators ...datasource.ConfigValidator) func() datasource.DataSource {
-	return func() datasource.DataSource {
-		e, ok := newDS().(*engineDataSource)
-		if !ok {
-			panic("withValidators takes engine data sources")
-		}
-		return &checkedDataSource{engineDataSource: e, validators: validators}
-	}
-}
-
 // dateRangeValidator refuses an end_date before start_date (both yyyyMMdd).
 type dateRangeValidator struct{}
 
@@ -257,7 +234,7 @@ func daysUntil(day apm.Timestamp, now time.Time, loc *time.Location) *int64 {
 	return &n
 }
 
-var newLicensesDataSource = newListDataSource(listDataSourceType[licenseObject]{
+var newLicensesDataSource = NewListDataSource(listDataSourceType[licenseObject]{
 	name: "licenses",
 	description: "Lists the licenses of the manager's nodes, sorted by node name, with the days left until each expires. " +
 		"Use it in a `check` block to warn ahead of an expiry.",
@@ -294,8 +271,9 @@ var notificationFields = append([]field[notificationObject]{
 }, createdAtFields("yyyyMMddHHmmss", func(n *notificationObject) apm.Timestamp { return n.CreatedAt },
 	func(n *notificationObject) *time.Location { return n.zone })...)
 
-var newNotificationsDataSource = withValidators(newListDataSource(listDataSourceType[notificationObject]{
-	name: "notifications",
+var newNotificationsDataSource = NewListDataSource(listDataSourceType[notificationObject]{
+	validators: []datasource.ConfigValidator{notificationFilterValidator{}},
+	name:       "notifications",
 	description: "Lists the manager's notifications (nodes and servers registered, started, stopped, thresholds crossed, analysis events), newest first. " +
 		"Filter by `interval` or by `date_time`, not both." + zoneNote,
 	listName: "notifications",
@@ -326,7 +304,7 @@ var newNotificationsDataSource = withValidators(newListDataSource(listDataSource
 		}
 		return out, nil
 	},
-}), notificationFilterValidator{})
+})
 
 // Analysis events.
 
@@ -365,8 +343,9 @@ func withDateFilters(others map[string]dschema.Attribute) map[string]dschema.Att
 	return out
 }
 
-var newAnalysisEventsDataSource = withValidators(newListDataSource(listDataSourceType[eventObject]{
-	name: "analysis_events",
+var newAnalysisEventsDataSource = NewListDataSource(listDataSourceType[eventObject]{
+	validators: []datasource.ConfigValidator{dateRangeValidator{}},
+	name:       "analysis_events",
 	description: "Lists the manager's server analysis events (stuck threads, out-of-memory errors, full garbage collections, errors), newest first, " +
 		"without their stack traces (see `apm_analysis_event`)." + zoneNote,
 	listName: "events",
@@ -394,9 +373,9 @@ var newAnalysisEventsDataSource = withValidators(newListDataSource(listDataSourc
 		}
 		return out, nil
 	},
-}), dateRangeValidator{})
+})
 
-var newAnalysisEventDataSource = newDataSource(dataSourceType[eventObject]{
+var newAnalysisEventDataSource = NewDataSource(dataSourceType[eventObject]{
 	name:        "analysis_event",
 	description: "Reads one server analysis event with its stack trace." + zoneNote,
 	fields:      eventFields(),
@@ -426,7 +405,8 @@ var traceLogFields = append([]field[traceLogObject]{
 }, createdAtFields("yyyy-MM-dd HH:mm:ss", func(l *traceLogObject) apm.Timestamp { return l.CreatedAt },
 	func(l *traceLogObject) *time.Location { return l.zone })...)
 
-var newActionTraceLogsDataSource = withValidators(newListDataSource(listDataSourceType[traceLogObject]{
+var newActionTraceLogsDataSource = NewListDataSource(listDataSourceType[traceLogObject]{
+	validators:  []datasource.ConfigValidator{dateRangeValidator{}},
 	name:        "action_trace_logs",
 	description: "Lists the manager's action trace log: who changed what, and whether it succeeded, in the manager's order (oldest first)." + zoneNote,
 	listName:    "logs",
@@ -448,4 +428,4 @@ var newActionTraceLogsDataSource = withValidators(newListDataSource(listDataSour
 		}
 		return out, nil
 	},
-}), dateRangeValidator{})
+})

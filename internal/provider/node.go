@@ -51,12 +51,12 @@ var nodeServerFields = []field[apm.NodeServer]{
 	stringField("status", "Status of the server, for example `running` or `stopped`.", func(s *apm.NodeServer) string { return s.Status }),
 }
 
-var newNodeResource = newResource(resourceType[nodeObject]{
+var newNodeResource = NewResource(resourceType[nodeObject]{
 	name: "node",
 	description: "A node of a system: a host whose agent the manager talks to. Creating it registers the node (scale-out); destroying it removes the node (scale-in), " +
 		"waiting until the servers on it are gone. Its system is referred to by id, so renaming the system leaves the node alone.",
 	fields: nodeFields,
-	identity: identity{
+	importID: importID{
 		parts: []idPart{
 			{
 				attr: "system_id", form: "<system>", accepts: "the system's name or id",
@@ -138,7 +138,7 @@ func (m *manager) onNode(ctx context.Context, state attrs, call func(systemName,
 	})
 }
 
-var newNodeDataSource = newDataSource(dataSourceType[nodeObject]{
+var newNodeDataSource = NewDataSource(dataSourceType[nodeObject]{
 	name:        "node",
 	description: "Reads one node of a system, with the servers on it. Fails when the node does not exist.",
 	fields:      nodeFields,
@@ -157,7 +157,7 @@ var newNodeDataSource = newDataSource(dataSourceType[nodeObject]{
 	},
 })
 
-var newNodesDataSource = newListDataSource(listDataSourceType[nodeObject]{
+var newNodesDataSource = NewListDataSource(listDataSourceType[nodeObject]{
 	name:        "nodes",
 	description: "Lists the nodes of the manager, or of one system, sorted by system and node name. Naming a system that does not exist is an error.",
 	listName:    "nodes",

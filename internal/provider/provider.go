@@ -28,10 +28,7 @@ import (
 
 // Environment variables read when the matching provider argument is not set.
 const (
-	envEndpoint  = "APM_ENDPOINT"
-	envAPIKey    = "APM_API_KEY"
-	envCACertPEM = "APM_CA_CERT_PEM"
-	envAdopt     = "APM_ADOPT_EXISTING"
+	envAdopt = "APM_ADOPT_EXISTING"
 )
 
 var _ provider.Provider = (*apmProvider)(nil)
@@ -67,22 +64,22 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 		MarkdownDescription: "Manages systems, nodes and servers of an application platform manager through its HTTP/JSON management interface.",
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
-				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + envEndpoint + "` environment variable; a configured value wins, so it must not be empty.",
+				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + EnvEndpoint + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
-				Validators:          []validator.String{notEmpty("endpoint", envEndpoint), endpointValidator{}},
+				Validators:          []validator.String{notEmpty("endpoint", EnvEndpoint), endpointValidator{}},
 			},
 			"api_key": schema.StringAttribute{
-				MarkdownDescription: "API key sent with every request outside `/rest/public`. Prefer the `" + envAPIKey + "` environment variable, or pass the key from an `ephemeral` variable: " +
+				MarkdownDescription: "API key sent with every request outside `/rest/public`. Prefer the `" + EnvAPIKey + "` environment variable, or pass the key from an `ephemeral` variable: " +
 					"a value from a normal (even `sensitive`) variable is stored in saved plan files. A configured value wins over the environment, so it must not be empty. " +
 					"Without a key only `apm_manager_info` and `apm_public_nodes` work; resources then fail at plan.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{notEmpty("api_key", envAPIKey), apiKeyValidator{}},
+				Validators: []validator.String{notEmpty("api_key", EnvAPIKey), apiKeyValidator{}},
 			},
 			"ca_cert_pem": schema.StringAttribute{
-				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + envCACertPEM + "` environment variable; a configured value wins, so it must not be empty.",
+				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + EnvCACertPEM + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
-				Validators:          []validator.String{notEmpty("ca_cert_pem", envCACertPEM), caCertValidator{}},
+				Validators:          []validator.String{notEmpty("ca_cert_pem", EnvCACertPEM), caCertValidator{}},
 			},
 			"insecure_skip_verify": schema.BoolAttribute{
 				MarkdownDescription: "Skip verification of the manager's TLS certificate. For testing only. Defaults to `false`.",
@@ -138,7 +135,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if unknown := unknownSettings(cfg); len(unknown) > 0 {
 		// Configuration derived from resources not yet created: Terraform can still plan
 		// creations, and any call that needs the manager explains why it cannot run.
-		data.unconfigured = fmt.Sprintf("the provider arguments %s are not known until apply", strings.Join(unknown, ", "))
+		data.Unconfigured(fmt.Sprintf("the provider arguments %s are not known until apply", strings.Join(unknown, ", ")))
 		return
 	}
 
@@ -162,7 +159,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.AddAttributeError(path.Root("time_zone"), "Invalid time zone", err.Error())
 		return
 	}
-	m := newManager(client, adopt)
+	m := newManager(client)
 	m.zone = zone
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
@@ -171,7 +168,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			return
 		}
 	}
-	data.m, data.hasKey = m, clientCfg.APIKey != ""
+	data.Connect(m, Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries()})
 }
 
 // checkConnection makes one cheap request, so that a wrong endpoint, an untrusted
@@ -213,9 +210,9 @@ func unknownSettings(cfg providerModel) []string {
 func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := apm.Config{
-		Endpoint:           stringOrEnv(cfg.Endpoint, envEndpoint),
-		APIKey:             stringOrEnv(cfg.APIKey, envAPIKey),
-		CACertPEM:          stringOrEnv(cfg.CACertPEM, envCACertPEM),
+		Endpoint:           stringOrEnv(cfg.Endpoint, EnvEndpoint),
+		APIKey:             stringOrEnv(cfg.APIKey, EnvAPIKey),
+		CACertPEM:          stringOrEnv(cfg.CACertPEM, EnvCACertPEM),
 		InsecureSkipVerify: cfg.InsecureSkipVerify.ValueBool(),
 		RequestTimeout:     apm.DefaultRequestTimeout,
 		MaxRetries:         apm.DefaultMaxRetries,
@@ -224,7 +221,7 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 	}
 	if out.Endpoint == "" {
 		diags.AddAttributeError(path.Root("endpoint"), "Missing APM endpoint",
-			"Set the endpoint argument of the apm provider, or the "+envEndpoint+" environment variable, to the manager's base URL, for example https://apm.example.com:8443.")
+			"Set the endpoint argument of the apm provider, or the "+EnvEndpoint+" environment variable, to the manager's base URL, for example https://apm.example.com:8443.")
 	}
 	if summary, detail := endpointProblem(out.Endpoint); out.Endpoint != "" && summary != "" {
 		diags.AddAttributeError(path.Root("endpoint"), summary, detail)

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -32,9 +31,9 @@ func protocolServer(t *testing.T) tfprotov6.ProviderServer {
 }
 
 func TestClientConfigUsesEnvironmentAndDefaults(t *testing.T) {
-	t.Setenv(envEndpoint, "https://env.example:8443")
-	t.Setenv(envAPIKey, "env-key")
-	t.Setenv(envCACertPEM, "")
+	t.Setenv(EnvEndpoint, "https://env.example:8443")
+	t.Setenv(EnvAPIKey, "env-key")
+	t.Setenv(EnvCACertPEM, "")
 	p := &apmProvider{version: "1.2.3"}
 
 	cfg, diags := p.clientConfig(providerModel{RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null()})
@@ -61,8 +60,8 @@ func TestClientConfigUsesEnvironmentAndDefaults(t *testing.T) {
 }
 
 func TestClientConfigChecksEndpoint(t *testing.T) {
-	t.Setenv(envEndpoint, "")
-	t.Setenv(envAPIKey, "")
+	t.Setenv(EnvEndpoint, "")
+	t.Setenv(EnvAPIKey, "")
 	_, diags := (&apmProvider{}).clientConfig(providerModel{})
 	if diags.ErrorsCount() != 1 || !strings.Contains(fmt.Sprint(diags), "APM_ENDPOINT") {
 		t.Errorf("a missing endpoint must be the only error (a key is optional) and name APM_ENDPOINT: %v", diags)
@@ -81,46 +80,6 @@ func TestUnknownSettingsAreListed(t *testing.T) {
 	got := unknownSettings(providerModel{Endpoint: types.StringUnknown(), APIKey: types.StringUnknown(), MaxRetries: types.Int64Value(1)})
 	if strings.Join(got, ",") != "api_key,endpoint" {
 		t.Errorf("got %v", got)
-	}
-	data := &providerData{unconfigured: "the provider arguments endpoint are not known until apply"}
-	if _, diags := data.manager(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "not known until apply") {
-		t.Errorf("an unconfigured provider must explain itself, got %v", diags)
-	}
-	if diags := data.requireKey(); diags.HasError() {
-		t.Errorf("with settings unknown at plan, the key check waits for apply: %v", diags)
-	}
-	keyless := &providerData{m: &manager{}}
-	if diags := keyless.requireKey(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), envAPIKey) {
-		t.Errorf("a configured provider without key must say how to set one: %v", diags)
-	}
-}
-
-func TestExplainGivesAdvicePerKind(t *testing.T) {
-	cases := []struct {
-		err  error
-		want string
-	}{
-		{&apm.Error{StatusCode: 401, Code: "UNAUTHORIZED", Message: "Unauthorized"}, "APM_API_KEY"},
-		{&apm.Error{StatusCode: 403, Code: "FORBIDDEN", Message: "Access denied"}, "administrator key"},
-		{&apm.Error{StatusCode: 400, Code: "BAD_REQUEST", Message: "bad"}, "Correct the configuration"},
-		{&apm.Error{StatusCode: 200, Code: "ACTION_FAILED", Message: "port in use"}, "reported that the operation failed"},
-		{&apm.Error{StatusCode: 503, Code: "", Message: "down"}, "could not handle the request"},
-		{&apm.Error{StatusCode: 502, Code: "", Message: "bad gateway", Method: "POST", Path: "/rest/systems"}, "may or may not have taken effect"},
-		{&apm.Error{StatusCode: 429, Code: "TOO_MANY_REQUESTS", Message: "slow down"}, "-parallelism"},
-		{&apm.Error{StatusCode: 404, Code: "NOT_FOUND", Message: "<html>"}, "base URL"},
-		{&apm.Error{StatusCode: 400, Code: apm.CodePlainHTTPToHTTPS, Message: "Client sent an HTTP request to an HTTPS server."}, "to https://"},
-		{&apm.TransportError{Method: "GET", Path: "/rest/systems", Err: errors.New("dial tcp 127.0.0.1:1: connection refused")}, "could not be reached"},
-		{fmt.Errorf("GET /rest/systems: %w", context.DeadlineExceeded), "ran out of time"},
-	}
-	for _, c := range cases {
-		if got := explain(c.err); !strings.Contains(got, c.want) || !strings.Contains(got, c.err.Error()) {
-			t.Errorf("explain(%v) = %q, want the error and %q", c.err, got, c.want)
-		}
-	}
-	// The provider's own findings get no advice about the network.
-	own := errors.New(`no system is named "nope"`)
-	if got := explain(own); got != own.Error() {
-		t.Errorf("explain(%v) = %q, want the error alone", own, got)
 	}
 }
 
@@ -170,14 +129,14 @@ func TestSameIPIgnoresSpelling(t *testing.T) {
 }
 
 func TestNotEmptyRefusesOnlyEmptyValues(t *testing.T) {
-	v := notEmpty("api_key", envAPIKey)
+	v := notEmpty("api_key", EnvAPIKey)
 	for value, ok := range map[string]bool{"k": true, "": false, "  ": false} {
 		resp := &validator.StringResponse{}
 		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("api_key"), ConfigValue: types.StringValue(value)}, resp)
 		if resp.Diagnostics.HasError() == ok {
 			t.Errorf("api_key %q: error=%v, want valid=%v", value, resp.Diagnostics.HasError(), ok)
 		}
-		if !ok && !strings.Contains(fmt.Sprint(resp.Diagnostics), "Remove the argument to use "+envAPIKey) {
+		if !ok && !strings.Contains(fmt.Sprint(resp.Diagnostics), "Remove the argument to use "+EnvAPIKey) {
 			t.Errorf("the error must say how to use the environment: %v", resp.Diagnostics)
 		}
 	}
@@ -189,12 +148,12 @@ func TestNotEmptyRefusesOnlyEmptyValues(t *testing.T) {
 }
 
 func TestConfiguredSettingsWinOverEnvironment(t *testing.T) {
-	t.Setenv(envAPIKey, "from-env")
+	t.Setenv(EnvAPIKey, "from-env")
 	t.Setenv(envAdopt, "true")
-	if got := stringOrEnv(types.StringValue("configured"), envAPIKey); got != "configured" {
+	if got := stringOrEnv(types.StringValue("configured"), EnvAPIKey); got != "configured" {
 		t.Errorf("configured value lost: %q", got)
 	}
-	if got := stringOrEnv(types.StringNull(), envAPIKey); got != "from-env" {
+	if got := stringOrEnv(types.StringNull(), EnvAPIKey); got != "from-env" {
 		t.Errorf("unset value must come from the environment: %q", got)
 	}
 	if got, err := adoptSetting(types.BoolValue(false)); err != nil || got {
@@ -206,33 +165,6 @@ func TestConfiguredSettingsWinOverEnvironment(t *testing.T) {
 	t.Setenv(envAdopt, "maybe")
 	if _, err := adoptSetting(types.BoolNull()); err == nil || !strings.Contains(err.Error(), envAdopt) {
 		t.Errorf("a bad %s must be an error naming it: %v", envAdopt, err)
-	}
-}
-
-func TestClaimsRefuseASecondHolder(t *testing.T) {
-	c := &claims{held: map[string]bool{}}
-	if !c.claim("apm_system shop") || c.claim("apm_system shop") {
-		t.Fatal("the first claim must win and the second be refused")
-	}
-	if !c.claim("apm_system shop2") {
-		t.Error("another identity is independent")
-	}
-	c.release("apm_system shop")
-	if !c.claim("apm_system shop") {
-		t.Error("a released identity can be claimed again")
-	}
-}
-
-func TestFinishingIgnoresCancellationButKeepsItsBound(t *testing.T) {
-	parent, cancel := context.WithCancel(context.Background())
-	ctx, stop := finishing(parent, time.Hour)
-	defer stop()
-	cancel()
-	if ctx.Err() != nil {
-		t.Fatal("a write already started must not be cancelled with the request")
-	}
-	if _, ok := ctx.Deadline(); !ok {
-		t.Error("a finishing context must have its own bound")
 	}
 }
 

@@ -17,7 +17,7 @@ var publicNodeFields = []field[apm.PublicNode]{
 	stringField("ip_address", "IP address.", func(n *apm.PublicNode) string { return n.IPAddress }),
 }
 
-var newPublicNodesDataSource = newListDataSource(listDataSourceType[apm.PublicNode]{
+var newPublicNodesDataSource = NewListDataSource(listDataSourceType[apm.PublicNode]{
 	name: "public_nodes",
 	description: "Reads the manager's public node list, which needs no API key. The manager documents it as dummy data for testing, " +
 		"not for production use: use it to check connectivity, and `apm_nodes` for real data.",
@@ -37,7 +37,7 @@ var managerInfoFields = []field[apm.ManagerInfo]{
 	boolField("ha_mode", "Whether the manager runs in high-availability mode.", func(i *apm.ManagerInfo) bool { return i.HAMode }),
 }
 
-var newManagerInfoDataSource = newDataSource(dataSourceType[apm.ManagerInfo]{
+var newManagerInfoDataSource = NewDataSource(dataSourceType[apm.ManagerInfo]{
 	name:        "manager_info",
 	description: "Reads the manager's version and status. Needs no API key, so it also checks that the endpoint is reachable.",
 	fields:      managerInfoFields,

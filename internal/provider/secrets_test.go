@@ -27,8 +27,8 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	cliLog := filepath.Join(dir, "cli.log")
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_ACC_LOG_PATH", cliLog)
-	t.Setenv(envEndpoint, env.sim.URL)
-	t.Setenv(envAPIKey, env.sim.AdminKey)
+	t.Setenv(EnvEndpoint, env.sim.URL)
+	t.Setenv(EnvAPIKey, env.sim.AdminKey)
 	config := `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)
 
 	env.test([]resource.TestStep{
@@ -179,8 +179,8 @@ func TestAccProvider_endpointWithoutScheme(t *testing.T) {
 }
 
 func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
-	t.Setenv(envEndpoint, "")
-	t.Setenv(envAPIKey, "")
+	t.Setenv(EnvEndpoint, "")
+	t.Setenv(EnvAPIKey, "")
 	runAcc(t, nil, []resource.TestStep{
 		{
 			Config:      `provider "apm" {}` + systemHCL("test", "x"),
@@ -193,7 +193,7 @@ func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
 // Without an API key the public data sources work, and a managed resource fails the plan.
 func TestAccProvider_noKey(t *testing.T) {
 	env := newAccEnv(t)
-	t.Setenv(envAPIKey, "")
+	t.Setenv(EnvAPIKey, "")
 	info, err := env.admin.ManagerInfo(env.ctx())
 	env.must(err)
 	public := `

@@ -165,14 +165,14 @@ var serverNodePart = idPart{
 }
 
 func (k *serverKind) resource() func() resource.Resource {
-	return newResource(resourceType[serverObject]{
+	return NewResource(resourceType[serverObject]{
 		name: k.name,
 		noun: k.label,
 		description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
 			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
 			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),
 		fields:        k.fields(),
-		identity:      identity{parts: []idPart{serverNodePart, {attr: "server_id", form: "<server_id>"}}, example: k.example},
+		importID:      importID{parts: []idPart{serverNodePart, {attr: "server_id", form: "<server_id>"}}, example: k.example},
 		deleteTimeout: defaultDeleteTimeout * 2,
 		describe:      k.describe,
 		create:        k.create,
@@ -496,7 +496,7 @@ func absolutePathValidator() validator.String {
 // ---- data sources ----
 
 func (k *serverKind) dataSource() func() datasource.DataSource {
-	return newDataSource(dataSourceType[serverObject]{
+	return NewDataSource(dataSourceType[serverObject]{
 		name:        k.name,
 		description: fmt.Sprintf("Reads one %s by system, node and server id, with its status. Fails when it does not exist.", k.label),
 		fields:      k.fields(),
@@ -516,7 +516,7 @@ func (k *serverKind) dataSource() func() datasource.DataSource {
 }
 
 func (k *serverKind) listDataSource() func() datasource.DataSource {
-	return newListDataSource(listDataSourceType[serverObject]{
+	return NewListDataSource(listDataSourceType[serverObject]{
 		name:        k.name + "s",
 		description: fmt.Sprintf("Lists the %ss of the manager, or of one system or node, sorted by system, node and server id.", k.label),
 		listName:    "servers",

@@ -65,7 +65,7 @@ func requiredString(description string, rules ...validator.String) dschema.Attri
 	return dschema.StringAttribute{MarkdownDescription: description, Required: true, Validators: rules}
 }
 
-var newRegisterableServersDataSource = newListDataSource(listDataSourceType[registerableObject]{
+var newRegisterableServersDataSource = NewListDataSource(listDataSourceType[registerableObject]{
 	name: "registerable_servers",
 	description: "Lists the servers of one kind that a node has but the manager does not manage yet, sorted by server id: " +
 		"the candidates of `apm_was_server`, `apm_web_server` or `apm_session_server` with `mode = \"register\"`. " +
@@ -110,7 +110,7 @@ var containerServerFields = []field[apm.ContainerServer]{
 	int64Field("http_port", "HTTP port of the server.", func(s *apm.ContainerServer) int64 { return s.HTTPPort }),
 }
 
-var newContainerServersDataSource = newListDataSource(listDataSourceType[apm.ContainerServer]{
+var newContainerServersDataSource = NewListDataSource(listDataSourceType[apm.ContainerServer]{
 	name:        "container_servers",
 	description: "Lists the WAS or web servers of the manager's container groups, with their container's address, sorted by server id.",
 	listName:    "servers",

@@ -45,7 +45,7 @@ func sortedSystemNodes(s *apm.System) []apm.SystemNode {
 	return slices.SortedFunc(slices.Values(s.Nodes), func(a, b apm.SystemNode) int { return strings.Compare(a.NodeName, b.NodeName) })
 }
 
-var systemIdentity = identity{
+var systemIdentity = importID{
 	parts: []idPart{{
 		attr: "id", form: "<system>", accepts: "the system's name or id", fromPlan: "name",
 		resolve: func(ctx context.Context, m *manager, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
@@ -53,11 +53,11 @@ var systemIdentity = identity{
 	example: "shop",
 }
 
-var newSystemResource = newResource(resourceType[apm.System]{
+var newSystemResource = NewResource(resourceType[apm.System]{
 	name:          "system",
 	description:   "A system: a named group of nodes and the servers on them. Changing `name` renames the system in place; nodes refer to it by `id`, which a rename keeps, so they are not touched. Deleting a system waits until its nodes are gone.",
 	fields:        systemFields,
-	identity:      systemIdentity,
+	importID:      systemIdentity,
 	deleteTimeout: 10 * time.Minute,
 	describe:      func(a attrs) string { return fmt.Sprintf("system %q", a.str("name")) },
 	create: func(ctx context.Context, m *manager, plan attrs) error {
@@ -112,7 +112,7 @@ func readSystem(ctx context.Context, m *manager, state attrs) (*apm.System, erro
 	return nil, errGone
 }
 
-var newSystemDataSource = newDataSource(dataSourceType[apm.System]{
+var newSystemDataSource = NewDataSource(dataSourceType[apm.System]{
 	name:        "system",
 	description: "Reads one system by name, with its nodes. Fails when the system does not exist.",
 	fields:      systemFields,
@@ -122,7 +122,7 @@ var newSystemDataSource = newDataSource(dataSourceType[apm.System]{
 	},
 })
 
-var newSystemsDataSource = newListDataSource(listDataSourceType[apm.System]{
+var newSystemsDataSource = NewListDataSource(listDataSourceType[apm.System]{
 	name:        "systems",
 	description: "Lists every system of the manager, sorted by name, with its node and server counts.",
 	listName:    "systems",

@@ -133,16 +133,16 @@ func acceptanceTestSources(t *testing.T) string {
 // object fits the schema's type.
 func TestRegisteredTypesMatchTheirFieldTables(t *testing.T) {
 	for name, typ := range registeredTypes() {
-		if err := typ.parity(context.Background()); err != nil {
+		if err := typ.Parity(context.Background()); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
 
 func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
-	node := registeredTypes()["apm_node"].(*engineResource[nodeObject]) //nolint:forcetypeassert // registered above
+	node := registeredTypes()["apm_node"].(*engineResource[nodeObject, *manager]) //nolint:forcetypeassert // registered above
 	for id, ok := range map[string]bool{"shop/web-01": true, "SYS-0001/web-01": true, "web-01": false, "/web-01": false, "shop/": false, "a/b/c": false} {
-		_, err := node.t.identity.parse(id)
+		_, err := node.t.importID.parse(id)
 		if (err == nil) != ok {
 			t.Errorf("parse %q: err=%v, want ok=%v", id, err, ok)
 		}
@@ -154,8 +154,8 @@ func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
 
 func TestCreateConflictOffersAWorkingImportID(t *testing.T) {
 	conflict := &apm.Error{StatusCode: 409, Code: "CONFLICT", Message: "Node already exists: web-01"}
-	node := registeredTypes()["apm_node"].(*engineResource[nodeObject])     //nolint:forcetypeassert // registered above
-	system := registeredTypes()["apm_system"].(*engineResource[apm.System]) //nolint:forcetypeassert // registered above
+	node := registeredTypes()["apm_node"].(*engineResource[nodeObject, *manager])     //nolint:forcetypeassert // registered above
+	system := registeredTypes()["apm_system"].(*engineResource[apm.System, *manager]) //nolint:forcetypeassert // registered above
 	plan := attrs{
 		"system_id": tftypes.NewValue(tftypes.String, "SYS-0001"),
 		"name":      tftypes.NewValue(tftypes.String, "web-01"),

@@ -29,7 +29,7 @@ import (
 // grants to go, then names the users that still hold it.
 
 func userResources() []func() resource.Resource {
-	return []func() resource.Resource{newResource(userType), newResource(roleType), newResource(userRoleType)}
+	return []func() resource.Resource{NewResource(userType), NewResource(roleType), NewResource(userRoleType)}
 }
 
 func userDataSources() []func() datasource.DataSource {
@@ -99,7 +99,7 @@ var userType = resourceType[userObject]{
 		"so give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state, " +
 		"and change `password_wo_version` to set a new one. Roles are granted with `apm_user_role`; deleting a user removes its grants.",
 	fields:     userFields,
-	identity:   identity{parts: []idPart{{attr: "user_id", form: "<user_id>"}}, example: "alice"},
+	importID:   importID{parts: []idPart{{attr: "user_id", form: "<user_id>"}}, example: "alice"},
 	describe:   func(a attrs) string { return fmt.Sprintf("user %q", a.str("user_id")) },
 	validators: userPassword.validators(),
 	create: func(ctx context.Context, m *manager, plan attrs) error {
@@ -235,7 +235,7 @@ var roleFields = []field[apm.Role]{
 			setvalidator.SizeAtLeast(1),
 			setvalidator.ValueStringsAre(stringvalidator.OneOf(actionTypeValues...)),
 		},
-	}, stringSetType, actionTypesValue),
+	}, stringSetType, actionTypesValue).withDataAttribute(actionTypesDataAttribute),
 	stringField("description", "A description of the role. Left out, it is not managed.",
 		func(r *apm.Role) string { return r.Description }).in(inResource | inDetail).optionalInput(),
 }
@@ -246,7 +246,7 @@ var roleType = resourceType[apm.Role]{
 		"Every change but `role_id` is made in place. The manager refuses to delete a role that is still granted: the delete waits " +
 		"for the grants to be revoked (by `apm_user_role` resources destroyed in the same run), then names the users that still hold it.",
 	fields:        roleFields,
-	identity:      identity{parts: []idPart{{attr: "role_id", form: "<role_id>"}}, example: "operators"},
+	importID:      importID{parts: []idPart{{attr: "role_id", form: "<role_id>"}}, example: "operators"},
 	deleteTimeout: 2 * time.Minute,
 	describe:      func(a attrs) string { return fmt.Sprintf("role %q", a.str("role_id")) },
 	create: func(ctx context.Context, m *manager, plan attrs) error {
@@ -322,7 +322,7 @@ var userRoleType = resourceType[userGrant]{
 	description: "One role granted to one user. Creating it grants the role, destroying it revokes it; other roles of the user, granted outside Terraform " +
 		"or by other `apm_user_role` resources, are left alone. A grant revoked outside Terraform is granted again by the next apply.",
 	fields: userRoleFields,
-	identity: identity{parts: []idPart{{attr: "user_id", form: "<user_id>"}, {attr: "role_id", form: "<role_id>"}},
+	importID: importID{parts: []idPart{{attr: "user_id", form: "<user_id>"}, {attr: "role_id", form: "<role_id>"}},
 		example: "alice/operators"},
 	idempotentCreate: true,
 	describe: func(a attrs) string {
@@ -361,7 +361,7 @@ func readGrant(ctx context.Context, m *manager, a attrs) (*userGrant, error) {
 
 // ---- data sources ----
 
-var newUserDataSource = newDataSource(dataSourceType[userObject]{
+var newUserDataSource = NewDataSource(dataSourceType[userObject]{
 	name:        "user",
 	description: "Reads one user by `user_id`, with its roles. The manager never reports a password. Fails when the user does not exist.",
 	fields:      userFields,
@@ -386,7 +386,7 @@ var newUserDataSource = newDataSource(dataSourceType[userObject]{
 	},
 })
 
-var newUsersDataSource = newListDataSource(listDataSourceType[userObject]{
+var newUsersDataSource = NewListDataSource(listDataSourceType[userObject]{
 	name:        "users",
 	description: "Lists every user of the manager, sorted by `user_id`, with their roles. The manager never reports a password.",
 	listName:    "users",
@@ -414,69 +414,27 @@ var newUsersDataSource = newListDataSource(listDataSourceType[userObject]{
 	},
 })
 
-// roleDataFields are the role's fields in data sources: action_types there is a plain
-// computed set, which the engine's data attributes do not express (withActionTypes).
-var roleDataFields = func() []field[apm.Role] {
-	out := slices.Clone(roleFields)
-	for i := range out {
-		if out[i].name == "action_types" {
-			out[i] = out[i].in(observed)
-		}
-	}
-	return out
-}()
-
 var actionTypesDataAttribute = dschema.SetAttribute{MarkdownDescription: roleActionTypesDescription, ElementType: types.StringType, Computed: true}
 
-var newRoleDataSource = withActionTypes(newDataSource(dataSourceType[apm.Role]{
+var newRoleDataSource = NewDataSource(dataSourceType[apm.Role]{
 	name:        "role",
 	description: "Reads one role by `role_id`. Fails when the role does not exist.",
-	fields:      roleDataFields,
+	fields:      roleFields,
 	keys:        []string{"role_id"},
 	read: func(ctx context.Context, m *manager, config attrs) (*apm.Role, error) {
 		return m.GetRole(ctx, config.str("role_id"))
 	},
-}), "")
+})
 
-var newRolesDataSource = withActionTypes(newListDataSource(listDataSourceType[apm.Role]{
+var newRolesDataSource = NewListDataSource(listDataSourceType[apm.Role]{
 	name:        "roles",
 	description: "Lists every role of the manager, sorted by `role_id`, with its action types.",
 	listName:    "roles",
 	listDesc:    "The roles.",
-	fields:      roleDataFields,
+	fields:      roleFields,
 	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.Role, error) {
 		roles, err := m.ListRoles(ctx)
 		slices.SortFunc(roles, func(a, b apm.Role) int { return strings.Compare(a.AuthID, b.AuthID) })
 		return roles, err
 	},
-}), "roles")
-
-// withActionTypes gives a role data source's action_types (at the top, or in the items of
-// the list attribute listName) the schema of a computed set of strings; the values are
-// the field's already.
-func withActionTypes(newDS func() datasource.DataSource, listName string) func() datasource.DataSource {
-	return func() datasource.DataSource {
-		ds := newDS()
-		d, ok := ds.(*engineDataSource)
-		if !ok {
-			return ds
-		}
-		top := make(map[string]dschema.Attribute, len(d.schema.Attributes))
-		for k, v := range d.schema.Attributes {
-			top[k] = v
-		}
-		if listName == "" {
-			top["action_types"] = actionTypesDataAttribute
-		} else if list, ok := top[listName].(dschema.ListNestedAttribute); ok {
-			items := make(map[string]dschema.Attribute, len(list.NestedObject.Attributes))
-			for k, v := range list.NestedObject.Attributes {
-				items[k] = v
-			}
-			items["action_types"] = actionTypesDataAttribute
-			list.NestedObject.Attributes = items
-			top[listName] = list
-		}
-		d.schema.Attributes = top
-		return d
-	}
-}
+})

@@ -30,9 +30,9 @@ import (
 
 func wasPartResources() []func() resource.Resource {
 	return []func() resource.Resource{
-		newResource(wasSessionClusterType),
-		newResource(wasDatasourceType),
-		newResource(wasApplicationType),
+		NewResource(wasSessionClusterType),
+		NewResource(wasDatasourceType),
+		NewResource(wasApplicationType),
 	}
 }
 
@@ -130,7 +130,7 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 		"A server has at most one; every change is applied in place, as the manager replaces the whole set-up. " +
 		"Creating it where the server has session clustering already fails (import it instead); destroying it removes the session clustering.",
 	fields: wasSessionClusterFields,
-	identity: identity{
+	importID: importID{
 		parts:   []idPart{serverRefPart("was_server_id")},
 		example: "shop/app-01/was-1",
 	},
@@ -237,7 +237,7 @@ var wasDatasourceType = resourceType[wasDatasource]{
 	description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
 		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone.",
 	fields: wasDatasourceFields,
-	identity: identity{
+	importID: importID{
 		parts:   []idPart{serverRefPart("was_server_id"), {attr: "datasource_name", form: "<datasource_name>"}},
 		example: "shop/app-01/was-1/orders-ds",
 	},
@@ -354,7 +354,7 @@ var wasApplicationType = resourceType[wasApplication]{
 		"destroying it undeploys the application. The deployment is managed, the application's status and session count are not " +
 		"(data source `apm_was_applications` reads them): an application undeployed outside Terraform is deployed again by the next apply.",
 	fields: wasApplicationFields,
-	identity: identity{
+	importID: importID{
 		parts:   []idPart{serverRefPart("was_server_id"), contextPathPart},
 		example: "shop/app-01/was-1/shop",
 	},
@@ -423,7 +423,7 @@ var wasApplicationStatusFields = []field[apm.ApplicationStatus]{
 	int64Field("sessions", "Number of active HTTP sessions of the application.", func(s *apm.ApplicationStatus) int64 { return s.Sessions }),
 }
 
-var newWASApplicationsDataSource = newListDataSource(listDataSourceType[apm.ApplicationStatus]{
+var newWASApplicationsDataSource = NewListDataSource(listDataSourceType[apm.ApplicationStatus]{
 	name:        "was_applications",
 	description: "Lists the applications deployed on one WAS server, with their status and session count, sorted by context path. A server that does not exist is an error.",
 	listName:    "applications",

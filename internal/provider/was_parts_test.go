@@ -328,7 +328,7 @@ func TestWASApplicationImportID(t *testing.T) {
 		"shop/app-01/was-1/":          {},
 		"shop//was-1/shop":            {},
 	} {
-		parts, err := wasApplicationType.identity.parse(raw)
+		parts, err := wasApplicationType.importID.parse(raw)
 		if want[0] == "" {
 			if err == nil {
 				t.Errorf("%q: parsed as %q, want an error", raw, parts)

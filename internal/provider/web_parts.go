@@ -33,9 +33,9 @@ import (
 
 func webPartResources() []func() resource.Resource {
 	return []func() resource.Resource{
-		newResource(webWorkersType),
-		newResource(webURIPatternsType),
-		newResource(webSSLType),
+		NewResource(webWorkersType),
+		NewResource(webURIPatternsType),
+		NewResource(webSSLType),
 	}
 }
 
@@ -71,7 +71,7 @@ func webPartIDField(noun string) field[webPart] {
 }
 
 // webPartIdentity is the import ID of every part: the web server's.
-var webPartIdentity = identity{parts: []idPart{serverRefPart("web_server_id")}, example: "shop/web-01/web-1"}
+var webPartIdentity = importID{parts: []idPart{serverRefPart("web_server_id")}, example: "shop/web-01/web-1"}
 
 // webPartServer describes the web server of a part in diagnostics: `web server "web-1"
 // on node "web-01"`.
@@ -163,7 +163,7 @@ var webWorkersType = resourceType[webPart]{
 		"creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such list; destroying it removes every worker.",
 	fields:   webWorkersFields,
-	identity: webPartIdentity,
+	importID: webPartIdentity,
 	describe: func(a attrs) string { return "load-balancer workers of " + webPartServer(a) },
 	create:   setWebWorkers,
 	read:     readWebWorkers,
@@ -488,7 +488,7 @@ var webURIPatternsType = resourceType[webPart]{
 		"creating it removes the patterns the web server has beyond it, a pattern added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such set; destroying it removes its patterns.",
 	fields:   webURIPatternsFields,
-	identity: webPartIdentity,
+	importID: webPartIdentity,
 	describe: func(a attrs) string { return "URI patterns of " + webPartServer(a) },
 	create:   createWebURIPatterns,
 	read:     readWebPart,
@@ -596,7 +596,7 @@ var webSSLType = resourceType[webPart]{
 		"where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"The manager cannot turn SSL off: destroying this resource only removes it from the state.",
 	fields:        webSSLFields,
-	identity:      webPartIdentity,
+	importID:      webPartIdentity,
 	describe:      func(a attrs) string { return "SSL set-up of " + webPartServer(a) },
 	validators:    webSSLKey.validators(),
 	create:        configureWebSSL,

@@ -10,6 +10,13 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
+// The environment variables of the settings that the advice of errors names.
+const (
+	EnvEndpoint  = "APM_ENDPOINT"
+	EnvAPIKey    = "APM_API_KEY"
+	EnvCACertPEM = "APM_CA_CERT_PEM"
+)
+
 // callError turns a failed manager call into a diagnostic that says what happened and
 // what to do. action reads like "create system \"prod\"".
 func callError(action string, err error) diag.Diagnostic {
@@ -37,18 +44,18 @@ func explain(err error) string {
 	}
 	switch {
 	case apm.IsPlainHTTPToHTTPS(err):
-		return err.Error() + "\n\nThe endpoint uses http://, but the manager speaks HTTPS on that port. Change the endpoint argument (or " + envEndpoint + ") to https://."
+		return err.Error() + "\n\nThe endpoint uses http://, but the manager speaks HTTPS on that port. Change the endpoint argument (or " + EnvEndpoint + ") to https://."
 	case apm.IsRateLimited(err):
 		return err.Error() + "\n\nThe manager is limiting the rate of requests, and the provider's retries (max_retries, honouring Retry-After) did not get through. " +
 			"Run with a lower -parallelism, raise max_retries, or try again later."
 	case apiErr.StatusCode == http.StatusNotFound:
-		return err.Error() + "\n\nCheck that the endpoint argument (or " + envEndpoint + ") is the manager's base URL, without a path prefix it does not have."
+		return err.Error() + "\n\nCheck that the endpoint argument (or " + EnvEndpoint + ") is the manager's base URL, without a path prefix it does not have."
 	case apm.IsUnauthorized(err):
 		return err.Error() + "\n\nThe manager rejected the API key. Check the api_key argument of the provider or the " +
-			envAPIKey + " environment variable; the key may be wrong, expired or revoked."
+			EnvAPIKey + " environment variable; the key may be wrong, expired or revoked."
 	case apm.IsForbidden(err):
 		return err.Error() + "\n\nThe API key is valid but is not allowed to do this. Use a key whose role permits the operation " +
-			"(for writes, an administrator key) in api_key or " + envAPIKey + "."
+			"(for writes, an administrator key) in api_key or " + EnvAPIKey + "."
 	case apm.IsBadRequest(err):
 		return err.Error() + "\n\nThe manager rejected the request as invalid. Correct the configuration and apply again."
 	case apm.IsActionFailed(err):
@@ -82,7 +89,7 @@ func explainTransport(err error) string {
 	case !isTransport:
 		return err.Error() // the provider's own finding, such as a name no system has
 	default:
-		return err.Error() + "\n\nThe manager could not be reached. Check the endpoint argument (or " + envEndpoint +
-			"), the network path to the manager, and the TLS settings ca_cert_pem (or " + envCACertPEM + ") and insecure_skip_verify."
+		return err.Error() + "\n\nThe manager could not be reached. Check the endpoint argument (or " + EnvEndpoint +
+			"), the network path to the manager, and the TLS settings ca_cert_pem (or " + EnvCACertPEM + ") and insecure_skip_verify."
 	}
 }

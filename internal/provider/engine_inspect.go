@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// What tests and tools may ask of a declared resource type.
+
+// Parity checks the type's field table against the schema the framework serves.
+func (r *engineResource[T, C]) Parity(ctx context.Context) (err error) {
+	var resp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &resp)
+	typ := objectTypeOf(ctx, resp.Schema)
+	seen := map[string]bool{}
+	for _, f := range r.t.fields {
+		if seen[f.name] {
+			return fmt.Errorf("field %s is declared twice", f.name)
+		}
+		seen[f.name] = true
+		at, inSchema := typ.AttributeTypes[f.name]
+		if inSchema != (f.views&inResource != 0) {
+			return fmt.Errorf("field %s: in schema %v, in the resource view %v", f.name, inSchema, f.views&inResource != 0)
+		}
+		if inSchema && !at.Equal(f.typ) {
+			return fmt.Errorf("field %s is a %s, the schema says %s", f.name, f.typ, at)
+		}
+	}
+	for name := range typ.AttributeTypes {
+		if !seen[name] && name != "timeouts" {
+			return fmt.Errorf("attribute %s has no field", name)
+		}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("flattening does not fit the schema: %v", p)
+		}
+	}()
+	var zero T
+	flatten(typ, r.t.fields, &zero, attrs{})
+	return nil
+}
+
+// TypeName is the resource type's name, such as apm_system.
+func (r *engineResource[T, C]) TypeName() string { return "apm_" + r.t.name }
+
+// Exists runs the type's read on attributes in flatmap form (as the test harness holds
+// them): whether the object they identify exists in the manager.
+func (r *engineResource[T, C]) Exists(ctx context.Context, m C, flat map[string]string) (bool, error) {
+	state := attrs{}
+	for _, f := range r.t.fields {
+		s, ok := flat[f.name]
+		if !ok || f.views&inResource == 0 {
+			continue
+		}
+		switch f.kind {
+		case kindString:
+			state[f.name] = tftypes.NewValue(tftypes.String, s)
+		case kindInt64:
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return false, fmt.Errorf("%s.%s = %q: %w", r.TypeName(), f.name, s, err)
+			}
+			state[f.name] = int64Value(n)
+		}
+	}
+	_, err := r.t.read(ctx, m, state)
+	if isGone(err) {
+		return false, nil
+	}
+	return err == nil, err
+}

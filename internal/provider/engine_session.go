@@ -1,0 +1,43 @@
+package provider
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// errGone says that the object a call looked for does not exist (any more).
+var errGone = errors.New("not found in the manager")
+
+// isGone reports whether err says that the object does not exist: the provider found it
+// missing in a complete answer (errGone), or the manager said so for that very object
+// (apm.IsNotFound). Any other 404, from a wrong path prefix say, is an error: taking it
+// for "deleted" would empty the state and orphan the real objects.
+func isGone(err error) bool { return errors.Is(err, errGone) || apm.IsNotFound(err) }
+
+// claims is a set of object identities, each held by at most one resource at a time.
+type claims struct {
+	mu   sync.Mutex
+	held map[string]bool
+}
+
+// claim takes key; false when another resource holds it.
+func (c *claims) claim(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held[key] {
+		return false
+	}
+	c.held[key] = true
+	return true
+}
+
+func newClaims() *claims { return &claims{held: map[string]bool{}} }
+
+// release gives key up: its create failed, or its object was deleted.
+func (c *claims) release(key string) {
+	c.mu.Lock()
+	delete(c.held, key)
+	c.mu.Unlock()
+}

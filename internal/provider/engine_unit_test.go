@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+func TestConfiguredExplainsAMissingConnectionOrKey(t *testing.T) {
+	data := &Configured[struct{}]{}
+	data.Unconfigured("the provider arguments endpoint are not known until apply")
+	if _, diags := data.Conn(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "not known until apply") {
+		t.Errorf("an unconfigured provider must explain itself, got %v", diags)
+	}
+	if diags := data.requireKey(); diags.HasError() {
+		t.Errorf("with settings unknown at plan, the key check waits for apply: %v", diags)
+	}
+	keyless := &Configured[struct{}]{}
+	keyless.Connect(struct{}{}, Settings{})
+	if diags := keyless.requireKey(); !diags.HasError() || !strings.Contains(fmt.Sprint(diags), EnvAPIKey) {
+		t.Errorf("a configured provider without key must say how to set one: %v", diags)
+	}
+}
+
+func TestExplainGivesAdvicePerKind(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{&apm.Error{StatusCode: 401, Code: "UNAUTHORIZED", Message: "Unauthorized"}, "APM_API_KEY"},
+		{&apm.Error{StatusCode: 403, Code: "FORBIDDEN", Message: "Access denied"}, "administrator key"},
+		{&apm.Error{StatusCode: 400, Code: "BAD_REQUEST", Message: "bad"}, "Correct the configuration"},
+		{&apm.Error{StatusCode: 200, Code: "ACTION_FAILED", Message: "port in use"}, "reported that the operation failed"},
+		{&apm.Error{StatusCode: 503, Code: "", Message: "down"}, "could not handle the request"},
+		{&apm.Error{StatusCode: 502, Code: "", Message: "bad gateway", Method: "POST", Path: "/rest/systems"}, "may or may not have taken effect"},
+		{&apm.Error{StatusCode: 429, Code: "TOO_MANY_REQUESTS", Message: "slow down"}, "-parallelism"},
+		{&apm.Error{StatusCode: 404, Code: "NOT_FOUND", Message: "<html>"}, "base URL"},
+		{&apm.Error{StatusCode: 400, Code: apm.CodePlainHTTPToHTTPS, Message: "Client sent an HTTP request to an HTTPS server."}, "to https://"},
+		{&apm.TransportError{Method: "GET", Path: "/rest/systems", Err: errors.New("dial tcp 127.0.0.1:1: connection refused")}, "could not be reached"},
+		{fmt.Errorf("GET /rest/systems: %w", context.DeadlineExceeded), "ran out of time"},
+	}
+	for _, c := range cases {
+		if got := explain(c.err); !strings.Contains(got, c.want) || !strings.Contains(got, c.err.Error()) {
+			t.Errorf("explain(%v) = %q, want the error and %q", c.err, got, c.want)
+		}
+	}
+	// The provider's own findings get no advice about the network.
+	own := errors.New(`no system is named "nope"`)
+	if got := explain(own); got != own.Error() {
+		t.Errorf("explain(%v) = %q, want the error alone", own, got)
+	}
+}
+
+func TestClaimsRefuseASecondHolder(t *testing.T) {
+	c := newClaims()
+	if !c.claim("apm_system shop") || c.claim("apm_system shop") {
+		t.Fatal("the first claim must win and the second be refused")
+	}
+	if !c.claim("apm_system shop2") {
+		t.Error("another identity is independent")
+	}
+	c.release("apm_system shop")
+	if !c.claim("apm_system shop") {
+		t.Error("a released identity can be claimed again")
+	}
+}
+
+func TestFinishingIgnoresCancellationButKeepsItsBound(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	ctx, stop := finishing(parent, time.Hour)
+	defer stop()
+	cancel()
+	if ctx.Err() != nil {
+		t.Fatal("a write already started must not be cancelled with the request")
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		t.Error("a finishing context must have its own bound")
+	}
+}
