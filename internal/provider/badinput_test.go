@@ -30,6 +30,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // The bad-input corpus (testdata/badinput/*.txt) is configuration that users get wrong.
@@ -358,7 +359,7 @@ func TestAccBadInputCorpus(t *testing.T) {
 	}
 	// The provider runs in this process: the environment would stand in for settings the
 	// cases leave out, differently on every machine.
-	clearEnv(t, EnvEndpoint, EnvAPIKey, EnvCACertPEM, "APM_ADOPT_EXISTING")
+	clearEnv(t, engine.EnvEndpoint, engine.EnvAPIKey, engine.EnvCACertPEM, "APM_ADOPT_EXISTING")
 
 	start := time.Now()
 	var mu sync.Mutex

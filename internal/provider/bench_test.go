@@ -16,6 +16,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // BenchmarkNodeRefresh is the provider's cost per node of a refresh: one ReadResource
@@ -159,7 +160,7 @@ func nodeState(ctx context.Context, b *testing.B, srv tfprotov6.ProviderServer, 
 	vals["system_id"] = tftypes.NewValue(tftypes.String, systemID)
 	vals["name"] = tftypes.NewValue(tftypes.String, "web-01")
 	vals["host_ip"] = tftypes.NewValue(tftypes.String, "10.0.0.1")
-	vals["agent_port"] = int64Value(7730)
+	vals["agent_port"] = engine.Int64Value(7730)
 	state, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
 	if err != nil {
 		b.Fatal(err)

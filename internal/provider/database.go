@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Resources of the manager (spec 4.5): databases, and datasources (connection pools) on
@@ -25,7 +26,7 @@ import (
 // datasource's pool settings are modified in place, on the singular path.
 
 func databaseResources() []func() resource.Resource {
-	return []func() resource.Resource{NewResource(databaseType), NewResource(datasourceType)}
+	return []func() resource.Resource{engine.NewResource(databaseType), engine.NewResource(datasourceType)}
 }
 
 func databaseDataSources() []func() datasource.DataSource {
@@ -50,79 +51,79 @@ var databaseTypes = []string{"MySQL", "Oracle", "PostgreSQL", "MariaDB", "MSSQL"
 
 // resourceIdentity is the import ID of a database or datasource: its resource_name.
 func resourceIdentity(example string) importID {
-	return importID{parts: []idPart{{attr: "resource_name", form: "<resource_name>"}}, example: example}
+	return importID{Parts: []idPart{{Attr: "resource_name", Form: "<resource_name>"}}, Example: example}
 }
 
 // ---- databases ----
 
-var databasePassword = secret{
-	name: "password", what: "the database user's password",
-	change:   "The manager cannot change a database.",
-	replaces: true,
-	rules:    []validator.String{stringvalidator.LengthAtLeast(1)},
+var databasePassword = engine.Secret{
+	Name: "password", What: "the database user's password",
+	Change:   "The manager cannot change a database.",
+	Replaces: true,
+	Rules:    []validator.String{stringvalidator.LengthAtLeast(1)},
 }
 
-var databaseFields = append([]field[apm.Database]{
-	stringField("id", "The database's `resource_name`, which never changes: refer to the database by it, as in `database_id = apm_database.example.id`.",
-		func(d *apm.Database) string { return d.ResourceName }).derivedFrom(joined("resource_name")),
-	stringField("resource_name", "Name of the database resource: 1 to 64 letters, digits, `.`, `-` or `_`.",
-		func(d *apm.Database) string { return d.ResourceName }).replacing().validate(resourceNameValidators()...),
-	stringField("database_type", "Type of the database, one of `"+strings.Join(databaseTypes, "`, `")+"`. "+
+var databaseFields = append([]engine.Field[apm.Database]{
+	engine.StringField("id", "The database's `resource_name`, which never changes: refer to the database by it, as in `database_id = apm_database.example.id`.",
+		func(d *apm.Database) string { return d.ResourceName }).DerivedFrom(engine.Joined("resource_name")),
+	engine.StringField("resource_name", "Name of the database resource: 1 to 64 letters, digits, `.`, `-` or `_`.",
+		func(d *apm.Database) string { return d.ResourceName }).Replacing().Validate(resourceNameValidators()...),
+	engine.StringField("database_type", "Type of the database, one of `"+strings.Join(databaseTypes, "`, `")+"`. "+
 		"The manager takes any case; write the spelling shown here.",
-		func(d *apm.Database) string { return d.DatabaseType }).replacing().
-		validate(stringvalidator.OneOf(databaseTypes...)).sameString(strings.EqualFold),
-	stringField("host", "Host name or IP address of the database server.",
-		func(d *apm.Database) string { return d.Host }).replacing().validate(hostValidators()...).sameString(sameHost),
-	int64Field("port", "Port of the database server, 1 to 65535.",
-		func(d *apm.Database) int64 { return d.Port }).replacing().validateInt64(portValidators()...),
-	stringField("database_name", "Name of the database on the server.",
-		func(d *apm.Database) string { return d.DatabaseName }).replacing().validate(stringvalidator.LengthAtLeast(1)),
-	stringField("user_name", "Name of the database user the datasources connect as.",
-		func(d *apm.Database) string { return d.UserName }).in(inResource | inDetail).replacing().validate(stringvalidator.LengthAtLeast(1)),
-}, secretFields[apm.Database](databasePassword)...)
+		func(d *apm.Database) string { return d.DatabaseType }).Replacing().
+		Validate(stringvalidator.OneOf(databaseTypes...)).SameString(strings.EqualFold),
+	engine.StringField("host", "Host name or IP address of the database server.",
+		func(d *apm.Database) string { return d.Host }).Replacing().Validate(hostValidators()...).SameString(sameHost),
+	engine.Int64Field("port", "Port of the database server, 1 to 65535.",
+		func(d *apm.Database) int64 { return d.Port }).Replacing().ValidateInt64(portValidators()...),
+	engine.StringField("database_name", "Name of the database on the server.",
+		func(d *apm.Database) string { return d.DatabaseName }).Replacing().Validate(stringvalidator.LengthAtLeast(1)),
+	engine.StringField("user_name", "Name of the database user the datasources connect as.",
+		func(d *apm.Database) string { return d.UserName }).In(engine.InResource | engine.InDetail).Replacing().Validate(stringvalidator.LengthAtLeast(1)),
+}, engine.SecretFields[apm.Database](databasePassword)...)
 
 // sameHost reports whether two spellings name the same host: one IP address, or one DNS
 // name in another case.
 func sameHost(a, b string) bool { return strings.EqualFold(a, b) || sameIP(a, b) }
 
 var databaseType = resourceType[apm.Database]{
-	name: "database",
-	description: "A database resource: the connection details of a database server that datasources connect to. " +
+	Name: "database",
+	Description: "A database resource: the connection details of a database server that datasources connect to. " +
 		"The manager has no operation that changes a database, so changing any attribute replaces it (its datasources then " +
 		"have to go first: refer to the database by `id` so Terraform replaces them too). The manager never reports the password; " +
 		"give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"Deleting a database waits while datasources still use it.",
-	fields:        databaseFields,
-	importID:      resourceIdentity("orders-db"),
-	deleteTimeout: defaultDeleteTimeout,
-	validators:    databasePassword.validators(),
-	describe:      func(a attrs) string { return fmt.Sprintf("database %q", a.str("resource_name")) },
-	create: func(ctx context.Context, m *manager, plan attrs) error {
+	Fields:        databaseFields,
+	ImportID:      resourceIdentity("orders-db"),
+	DeleteTimeout: engine.DefaultDeleteTimeout,
+	Validators:    databasePassword.Validators(),
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("database %q", a.Str("resource_name")) },
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
 		return m.CreateDatabase(ctx, apm.DatabaseSpec{
-			ResourceName: plan.str("resource_name"), DatabaseType: plan.str("database_type"),
-			Host: plan.str("host"), Port: plan.int64("port"), DatabaseName: plan.str("database_name"),
-			UserName: plan.str("user_name"), Password: databasePassword.value(plan),
+			ResourceName: plan.Str("resource_name"), DatabaseType: plan.Str("database_type"),
+			Host: plan.Str("host"), Port: plan.Int64("port"), DatabaseName: plan.Str("database_name"),
+			UserName: plan.Str("user_name"), Password: databasePassword.Value(plan),
 		})
 	},
-	read: func(ctx context.Context, m *manager, state attrs) (*apm.Database, error) {
-		return m.GetDatabase(ctx, state.str("resource_name"))
+	Read: func(ctx context.Context, m *manager, state engine.Attrs) (*apm.Database, error) {
+		return m.GetDatabase(ctx, state.Str("resource_name"))
 	},
-	update: func(context.Context, *manager, attrs, attrs) error {
+	Update: func(context.Context, *manager, engine.Attrs, engine.Attrs) error {
 		// Every managed attribute replaces the database; only recorded inputs (the
 		// password version right after an import) reach here, and the engine sends nothing for those.
 		return nil
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		return m.DeleteDatabase(ctx, state.str("resource_name"))
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		return m.DeleteDatabase(ctx, state.Str("resource_name"))
 	},
-	blockers: func(ctx context.Context, m *manager, state attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
 		all, err := m.ListDatasources(ctx)
 		if err != nil {
 			return nil, err
 		}
 		var names []string
 		for _, ds := range all {
-			if ds.DatabaseResourceName == state.str("resource_name") {
+			if ds.DatabaseResourceName == state.Str("resource_name") {
 				names = append(names, fmt.Sprintf("datasource %q", ds.ResourceName))
 			}
 		}
@@ -131,23 +132,23 @@ var databaseType = resourceType[apm.Database]{
 	},
 }
 
-var newDatabaseDataSource = NewDataSource(dataSourceType[apm.Database]{
-	name:        "database",
-	description: "Reads one database resource by name. The manager never reports the password. Fails when the database does not exist.",
-	fields:      databaseFields,
-	keys:        []string{"resource_name"},
-	read: func(ctx context.Context, m *manager, config attrs) (*apm.Database, error) {
-		return m.GetDatabase(ctx, config.str("resource_name"))
+var newDatabaseDataSource = engine.NewDataSource(dataSourceType[apm.Database]{
+	Name:        "database",
+	Description: "Reads one database resource by name. The manager never reports the password. Fails when the database does not exist.",
+	Fields:      databaseFields,
+	Keys:        []string{"resource_name"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.Database, error) {
+		return m.GetDatabase(ctx, config.Str("resource_name"))
 	},
 })
 
-var newDatabasesDataSource = NewListDataSource(listDataSourceType[apm.Database]{
-	name:        "databases",
-	description: "Lists every database resource of the manager, sorted by name. The manager never reports passwords, nor in its list the user names.",
-	listName:    "databases",
-	listDesc:    "The databases.",
-	fields:      databaseFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.Database, error) {
+var newDatabasesDataSource = engine.NewListDataSource(listDataSourceType[apm.Database]{
+	Name:            "databases",
+	Description:     "Lists every database resource of the manager, sorted by name. The manager never reports passwords, nor in its list the user names.",
+	ListName:        "databases",
+	ListDescription: "The databases.",
+	Fields:          databaseFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.Database, error) {
 		all, err := m.ListDatabases(ctx)
 		slices.SortFunc(all, func(a, b apm.Database) int { return strings.Compare(a.ResourceName, b.ResourceName) })
 		return all, err
@@ -164,79 +165,79 @@ const (
 	poolMaxWait = "max_wait"
 )
 
-var datasourceFields = []field[apm.Datasource]{
-	stringField("id", "The datasource's `resource_name`, which never changes.",
-		func(d *apm.Datasource) string { return d.ResourceName }).derivedFrom(joined("resource_name")),
-	stringField("resource_name", "Name of the datasource: 1 to 64 letters, digits, `.`, `-` or `_`.",
-		func(d *apm.Datasource) string { return d.ResourceName }).replacing().validate(resourceNameValidators()...),
-	stringField("database_id", "The `id` of the database the pool connects to, such as `apm_database.example.id` (the database's `resource_name`).",
-		func(d *apm.Datasource) string { return d.DatabaseResourceName }).replacing().validate(resourceNameValidators()...),
-	int64Field(poolMin, "Minimum number of connections of the pool, 0 or more. Defaults to the manager's `1`.",
-		func(d *apm.Datasource) int64 { return d.MinPoolSize }).defaultedInput().validateInt64(int64validator.AtLeast(0)),
-	int64Field(poolMax, "Maximum number of connections of the pool, 1 or more and at least `min_pool_size`. "+
+var datasourceFields = []engine.Field[apm.Datasource]{
+	engine.StringField("id", "The datasource's `resource_name`, which never changes.",
+		func(d *apm.Datasource) string { return d.ResourceName }).DerivedFrom(engine.Joined("resource_name")),
+	engine.StringField("resource_name", "Name of the datasource: 1 to 64 letters, digits, `.`, `-` or `_`.",
+		func(d *apm.Datasource) string { return d.ResourceName }).Replacing().Validate(resourceNameValidators()...),
+	engine.StringField("database_id", "The `id` of the database the pool connects to, such as `apm_database.example.id` (the database's `resource_name`).",
+		func(d *apm.Datasource) string { return d.DatabaseResourceName }).Replacing().Validate(resourceNameValidators()...),
+	engine.Int64Field(poolMin, "Minimum number of connections of the pool, 0 or more. Defaults to the manager's `1`.",
+		func(d *apm.Datasource) int64 { return d.MinPoolSize }).DefaultedInput().ValidateInt64(int64validator.AtLeast(0)),
+	engine.Int64Field(poolMax, "Maximum number of connections of the pool, 1 or more and at least `min_pool_size`. "+
 		"Defaults to the manager's `10`, or `min_pool_size` when that is larger.",
-		func(d *apm.Datasource) int64 { return d.MaxPoolSize }).defaultedInput().validateInt64(int64validator.AtLeast(1)),
-	int64Field(poolInitial, "Number of connections the pool opens at start, from `min_pool_size` to `max_pool_size`. Defaults to `min_pool_size`.",
-		func(d *apm.Datasource) int64 { return d.InitialPoolSize }).in(inResource | inDetail).defaultedInput().validateInt64(int64validator.AtLeast(0)),
-	int64Field(poolMaxWait, "How long a request waits for a free connection, in milliseconds, 0 or more. Defaults to the manager's `30000`.",
-		func(d *apm.Datasource) int64 { return d.MaxWait }).in(inResource | inDetail).defaultedInput().validateInt64(int64validator.AtLeast(0)),
+		func(d *apm.Datasource) int64 { return d.MaxPoolSize }).DefaultedInput().ValidateInt64(int64validator.AtLeast(1)),
+	engine.Int64Field(poolInitial, "Number of connections the pool opens at start, from `min_pool_size` to `max_pool_size`. Defaults to `min_pool_size`.",
+		func(d *apm.Datasource) int64 { return d.InitialPoolSize }).In(engine.InResource | engine.InDetail).DefaultedInput().ValidateInt64(int64validator.AtLeast(0)),
+	engine.Int64Field(poolMaxWait, "How long a request waits for a free connection, in milliseconds, 0 or more. Defaults to the manager's `30000`.",
+		func(d *apm.Datasource) int64 { return d.MaxWait }).In(engine.InResource | engine.InDetail).DefaultedInput().ValidateInt64(int64validator.AtLeast(0)),
 }
 
 var datasourceType = resourceType[apm.Datasource]{
-	name: "datasource",
-	description: "A datasource: a connection pool on a database resource. Its pool settings are updated in place; its name and database " +
+	Name: "datasource",
+	Description: "A datasource: a connection pool on a database resource. Its pool settings are updated in place; its name and database " +
 		"replace it. A pool setting left out takes the manager's default, which is recorded (leaving one out later keeps the recorded value). " +
 		"Deleting a datasource waits while WAS servers still have it attached.",
-	fields:        datasourceFields,
-	importID:      resourceIdentity("orders-ds"),
-	deleteTimeout: defaultDeleteTimeout,
-	validators:    []resource.ConfigValidator{poolValidator{}},
-	describe:      func(a attrs) string { return fmt.Sprintf("datasource %q", a.str("resource_name")) },
-	checkPlan:     checkPoolPlan,
-	create: func(ctx context.Context, m *manager, plan attrs) error {
+	Fields:        datasourceFields,
+	ImportID:      resourceIdentity("orders-ds"),
+	DeleteTimeout: engine.DefaultDeleteTimeout,
+	Validators:    []resource.ConfigValidator{poolValidator{}},
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str("resource_name")) },
+	CheckPlan:     checkPoolPlan,
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
 		return m.CreateDatasource(ctx, apm.DatasourceSpec{
-			ResourceName: plan.str("resource_name"), DatabaseResourceName: plan.str("database_id"),
+			ResourceName: plan.Str("resource_name"), DatabaseResourceName: plan.Str("database_id"),
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
-	read: func(ctx context.Context, m *manager, state attrs) (*apm.Datasource, error) {
-		return m.GetDatasource(ctx, state.str("resource_name"))
+	Read: func(ctx context.Context, m *manager, state engine.Attrs) (*apm.Datasource, error) {
+		return m.GetDatasource(ctx, state.Str("resource_name"))
 	},
-	update: func(ctx context.Context, m *manager, plan, state attrs) error {
-		return m.ModifyDatasource(ctx, state.str("resource_name"), apm.DatasourceUpdate{
+	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+		return m.ModifyDatasource(ctx, state.Str("resource_name"), apm.DatasourceUpdate{
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		return m.DeleteDatasource(ctx, state.str("resource_name"))
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		return m.DeleteDatasource(ctx, state.Str("resource_name"))
 	},
-	blockers: datasourceHolders,
+	Blockers: datasourceHolders,
 }
 
 // knownInt is a number attribute of a plan, nil when null or unknown (then the manager
 // keeps or defaults it).
-func knownInt(a attrs, name string) *int64 {
-	if !a.known(name) {
+func knownInt(a engine.Attrs, name string) *int64 {
+	if !a.Known(name) {
 		return nil
 	}
-	n := a.int64(name)
+	n := a.Int64(name)
 	return &n
 }
 
 // datasourceHolders names the WAS servers that have the datasource attached.
-func datasourceHolders(ctx context.Context, m *manager, state attrs) ([]string, error) {
+func datasourceHolders(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
 	servers, err := m.ListServers(ctx, apm.KindWAS)
 	if err != nil {
 		return nil, err
 	}
-	name := state.str("resource_name")
+	name := state.Str("resource_name")
 	var names []string
 	for _, s := range servers {
 		detail, err := m.GetServer(ctx, s.Ref())
 		if err != nil {
-			if isGone(err) {
+			if engine.IsGone(err) {
 				continue
 			}
 			return nil, err
@@ -299,7 +300,7 @@ func (poolValidator) ValidateResource(ctx context.Context, req resource.Validate
 // checkPoolPlan checks the rules on the planned pool sizes, which include the values a
 // left-out size keeps from the state: raising min_pool_size above a recorded default of
 // initial_pool_size, say, would fail at the manager.
-func checkPoolPlan(_ context.Context, _ *manager, plan, prior attrs, diags *diag.Diagnostics) {
+func checkPoolPlan(_ context.Context, _ *manager, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	if len(prior) == 0 {
 		return // a create: the manager fills in what the configuration leaves out
 	}
@@ -309,23 +310,23 @@ func checkPoolPlan(_ context.Context, _ *manager, plan, prior attrs, diags *diag
 	}
 }
 
-var newDatasourceDataSource = NewDataSource(dataSourceType[apm.Datasource]{
-	name:        "datasource",
-	description: "Reads one datasource by name, with its pool settings. Fails when the datasource does not exist.",
-	fields:      datasourceFields,
-	keys:        []string{"resource_name"},
-	read: func(ctx context.Context, m *manager, config attrs) (*apm.Datasource, error) {
-		return m.GetDatasource(ctx, config.str("resource_name"))
+var newDatasourceDataSource = engine.NewDataSource(dataSourceType[apm.Datasource]{
+	Name:        "datasource",
+	Description: "Reads one datasource by name, with its pool settings. Fails when the datasource does not exist.",
+	Fields:      datasourceFields,
+	Keys:        []string{"resource_name"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.Datasource, error) {
+		return m.GetDatasource(ctx, config.Str("resource_name"))
 	},
 })
 
-var newDatasourcesDataSource = NewListDataSource(listDataSourceType[apm.Datasource]{
-	name:        "datasources",
-	description: "Lists every datasource of the manager, sorted by name, with its database and pool sizes.",
-	listName:    "datasources",
-	listDesc:    "The datasources.",
-	fields:      datasourceFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.Datasource, error) {
+var newDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[apm.Datasource]{
+	Name:            "datasources",
+	Description:     "Lists every datasource of the manager, sorted by name, with its database and pool sizes.",
+	ListName:        "datasources",
+	ListDescription: "The datasources.",
+	Fields:          datasourceFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.Datasource, error) {
 		all, err := m.ListDatasources(ctx)
 		slices.SortFunc(all, func(a, b apm.Datasource) int { return strings.Compare(a.ResourceName, b.ResourceName) })
 		return all, err

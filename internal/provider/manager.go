@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // manager is what the types' calls talk to: the API client, and what this provider
@@ -150,7 +151,7 @@ func (m *manager) freshSystemName(ctx context.Context, id string) (string, error
 			return s.SystemName, nil
 		}
 	}
-	return "", fmt.Errorf("no system has the id %q (refer to a system by its id, such as apm_system.example.id, not by its name): %w", id, errGone)
+	return "", fmt.Errorf("no system has the id %q (refer to a system by its id, such as apm_system.example.id, not by its name): %w", id, engine.ErrGone)
 }
 
 // resolveSystem takes a system's name or id, as users write it in import IDs, and
@@ -166,8 +167,8 @@ func (m *manager) resolveSystem(ctx context.Context, ref string) (string, error)
 		}
 	}
 	if _, err := m.freshSystemName(ctx, ref); err != nil {
-		if isGone(err) {
-			return "", fmt.Errorf("no system has the name or id %q: %w", ref, errGone)
+		if engine.IsGone(err) {
+			return "", fmt.Errorf("no system has the name or id %q: %w", ref, engine.ErrGone)
 		}
 		return "", err
 	}

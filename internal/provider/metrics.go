@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Real-time metrics (spec 4.8): read-only data sources, one per path of the manager. The
@@ -28,10 +29,10 @@ func metricsDataSources() []func() datasource.DataSource {
 }
 
 // numberField is a float64 observation of a data source.
-func numberField[T any](name, description string, get func(*T) float64) field[T] {
-	return field[T]{
-		name: name, description: description, kind: kindFloat, typ: tftypes.Number, views: observed,
-		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) },
+func numberField[T any](name, description string, get func(*T) float64) engine.Field[T] {
+	return engine.Field[T]{
+		Name: name, Description: description, Kind: engine.KindFloat, Type: tftypes.Number, Views: engine.Observed,
+		Value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) },
 	}
 }
 
@@ -43,22 +44,22 @@ const (
 
 // Node metrics.
 
-var nodeMetricsListFields = []field[apm.NodeMetrics]{
-	stringField("node_name", "Name of the node.", func(m *apm.NodeMetrics) string { return m.NodeName }),
+var nodeMetricsListFields = []engine.Field[apm.NodeMetrics]{
+	engine.StringField("node_name", "Name of the node.", func(m *apm.NodeMetrics) string { return m.NodeName }),
 	numberField("cpu", cpuDescription, func(m *apm.NodeMetrics) float64 { return m.CPU }),
-	int64Field("memory_used", memoryUsedDescription, func(m *apm.NodeMetrics) int64 { return m.MemoryUsed }),
-	int64Field("memory_total", "Memory of the node, in MB.", func(m *apm.NodeMetrics) int64 { return m.MemoryTotal }),
+	engine.Int64Field("memory_used", memoryUsedDescription, func(m *apm.NodeMetrics) int64 { return m.MemoryUsed }),
+	engine.Int64Field("memory_total", "Memory of the node, in MB.", func(m *apm.NodeMetrics) int64 { return m.MemoryTotal }),
 	numberField("disk_usage", diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
 }
 
-var newNodesMetricsDataSource = NewListDataSource(listDataSourceType[apm.NodeMetrics]{
-	name: "nodes_metrics",
-	description: "Reads the current metrics of every node the manager manages (`GET /meters/nodes`), sorted by node name. " +
+var newNodesMetricsDataSource = engine.NewListDataSource(listDataSourceType[apm.NodeMetrics]{
+	Name: "nodes_metrics",
+	Description: "Reads the current metrics of every node the manager manages (`GET /meters/nodes`), sorted by node name. " +
 		"The manager's list names nodes but not their systems, and has no network figures: `apm_node_metrics` has them.",
-	listName: "nodes",
-	listDesc: "The metrics of each node.",
-	fields:   nodeMetricsListFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.NodeMetrics, error) {
+	ListName:        "nodes",
+	ListDescription: "The metrics of each node.",
+	Fields:          nodeMetricsListFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.NodeMetrics, error) {
 		nodes, err := m.NodeMetricsList(ctx)
 		if err != nil {
 			return nil, err
@@ -75,39 +76,39 @@ type nodeMetricsObject struct {
 	all *apm.NodeMetricsAll
 }
 
-var wasServerSummaryFields = []field[apm.WASServerMetrics]{
-	stringField("server_id", "The manager's `serverId` of the WAS server.", func(m *apm.WASServerMetrics) string { return m.ServerID }),
-	int64Field("heap_used", "JVM heap in use, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapUsed }),
-	int64Field("heap_max", "Maximum JVM heap, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapMax }),
-	int64Field("thread_active", "Active threads (a count).", func(m *apm.WASServerMetrics) int64 { return m.ThreadActive }),
+var wasServerSummaryFields = []engine.Field[apm.WASServerMetrics]{
+	engine.StringField("server_id", "The manager's `serverId` of the WAS server.", func(m *apm.WASServerMetrics) string { return m.ServerID }),
+	engine.Int64Field("heap_used", "JVM heap in use, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapUsed }),
+	engine.Int64Field("heap_max", "Maximum JVM heap, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapMax }),
+	engine.Int64Field("thread_active", "Active threads (a count).", func(m *apm.WASServerMetrics) int64 { return m.ThreadActive }),
 }
 
-var webServerSummaryFields = []field[apm.WebServerMetrics]{
-	stringField("server_id", "The manager's `serverId` of the web server.", func(m *apm.WebServerMetrics) string { return m.ServerID }),
-	int64Field("connections", "Open connections (a count).", func(m *apm.WebServerMetrics) int64 { return m.Connections }),
+var webServerSummaryFields = []engine.Field[apm.WebServerMetrics]{
+	engine.StringField("server_id", "The manager's `serverId` of the web server.", func(m *apm.WebServerMetrics) string { return m.ServerID }),
+	engine.Int64Field("connections", "Open connections (a count).", func(m *apm.WebServerMetrics) int64 { return m.Connections }),
 }
 
 // serversList is a list of the node's servers, null when include_servers is not true.
-func serversList[E any](name, description string, items []field[E], get func(*apm.NodeMetricsAll) []E) field[nodeMetricsObject] {
-	f := listField(name, description, items, func(o *nodeMetricsObject) []E { return get(o.all) })
-	list := f.value
-	f.value = func(o *nodeMetricsObject) tftypes.Value {
+func serversList[E any](name, description string, items []engine.Field[E], get func(*apm.NodeMetricsAll) []E) engine.Field[nodeMetricsObject] {
+	f := engine.ListField(name, description, items, func(o *nodeMetricsObject) []E { return get(o.all) })
+	list := f.Value
+	f.Value = func(o *nodeMetricsObject) tftypes.Value {
 		if o.all == nil {
-			return tftypes.NewValue(f.typ, nil)
+			return tftypes.NewValue(f.Type, nil)
 		}
 		return list(o)
 	}
 	return f
 }
 
-var nodeMetricsFields = []field[nodeMetricsObject]{
-	stringField("system_name", "Name of the node's system.", func(m *nodeMetricsObject) string { return m.SystemName }).
-		validate(systemNameValidators()...),
-	stringField("node_name", "Name of the node.", func(m *nodeMetricsObject) string { return m.NodeName }).
-		validate(nodeNameValidators()...),
+var nodeMetricsFields = []engine.Field[nodeMetricsObject]{
+	engine.StringField("system_name", "Name of the node's system.", func(m *nodeMetricsObject) string { return m.SystemName }).
+		Validate(systemNameValidators()...),
+	engine.StringField("node_name", "Name of the node.", func(m *nodeMetricsObject) string { return m.NodeName }).
+		Validate(nodeNameValidators()...),
 	numberField("cpu", cpuDescription, func(m *nodeMetricsObject) float64 { return m.CPU }),
-	int64Field("memory_used", memoryUsedDescription, func(m *nodeMetricsObject) int64 { return m.MemoryUsed }),
-	int64Field("memory_total", "Memory of the node, in MB.", func(m *nodeMetricsObject) int64 { return m.MemoryTotal }),
+	engine.Int64Field("memory_used", memoryUsedDescription, func(m *nodeMetricsObject) int64 { return m.MemoryUsed }),
+	engine.Int64Field("memory_total", "Memory of the node, in MB.", func(m *nodeMetricsObject) int64 { return m.MemoryTotal }),
 	numberField("disk_usage", diskUsageDescription, func(m *nodeMetricsObject) float64 { return m.DiskUsage }),
 	numberField("network_in", "Incoming network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkIn }),
 	numberField("network_out", "Outgoing network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkOut }),
@@ -117,25 +118,25 @@ var nodeMetricsFields = []field[nodeMetricsObject]{
 		webServerSummaryFields, func(a *apm.NodeMetricsAll) []apm.WebServerMetrics { return a.WebServers }),
 }
 
-var newNodeMetricsDataSource = NewDataSource(dataSourceType[nodeMetricsObject]{
-	name: "node_metrics",
-	description: "Reads the current metrics of one node (`GET /meters/nodes/{nodeName}/systems/{systemName}`), and with " +
+var newNodeMetricsDataSource = engine.NewDataSource(dataSourceType[nodeMetricsObject]{
+	Name: "node_metrics",
+	Description: "Reads the current metrics of one node (`GET /meters/nodes/{nodeName}/systems/{systemName}`), and with " +
 		"`include_servers = true` those of its WAS and web servers too (`.../all`, one request). " +
 		"Naming a system or node that does not exist is an error.",
-	fields: nodeMetricsFields,
-	keys:   []string{"system_name", "node_name"},
-	args: map[string]dschema.Attribute{
+	Fields: nodeMetricsFields,
+	Keys:   []string{"system_name", "node_name"},
+	Args: map[string]dschema.Attribute{
 		"include_servers": dschema.BoolAttribute{
 			MarkdownDescription: "Whether to read the metrics of the node's WAS and web servers too, into `was_servers` and " +
 				"`web_servers` (session servers are not part of them). Defaults to `false`.",
 			Optional: true,
 		},
 	},
-	read: readNodeMetrics,
+	Read: readNodeMetrics,
 })
 
-func readNodeMetrics(ctx context.Context, m *manager, config attrs) (*nodeMetricsObject, error) {
-	systemName, nodeName := config.str("system_name"), config.str("node_name")
+func readNodeMetrics(ctx context.Context, m *manager, config engine.Attrs) (*nodeMetricsObject, error) {
+	systemName, nodeName := config.Str("system_name"), config.Str("node_name")
 	var include bool
 	if v := config["include_servers"]; v.IsKnown() && !v.IsNull() {
 		if err := v.As(&include); err != nil {
@@ -167,29 +168,29 @@ type serverMetrics[M any] struct {
 }
 
 // serverKeyFields are the lookup keys of a server's metrics.
-func serverKeyFields[M any](kind string) []field[serverMetrics[M]] {
-	return []field[serverMetrics[M]]{
-		stringField("system_name", "Name of the server's system.", func(s *serverMetrics[M]) string { return s.SystemName }).
-			validate(systemNameValidators()...),
-		stringField("node_name", "Name of the server's node.", func(s *serverMetrics[M]) string { return s.NodeName }).
-			validate(nodeNameValidators()...),
-		stringField("server_id", "The manager's `serverId` of the "+kind+" server.", func(s *serverMetrics[M]) string { return s.ServerID }).
-			validate(serverIDValidators()...),
+func serverKeyFields[M any](kind string) []engine.Field[serverMetrics[M]] {
+	return []engine.Field[serverMetrics[M]]{
+		engine.StringField("system_name", "Name of the server's system.", func(s *serverMetrics[M]) string { return s.SystemName }).
+			Validate(systemNameValidators()...),
+		engine.StringField("node_name", "Name of the server's node.", func(s *serverMetrics[M]) string { return s.NodeName }).
+			Validate(nodeNameValidators()...),
+		engine.StringField("server_id", "The manager's `serverId` of the "+kind+" server.", func(s *serverMetrics[M]) string { return s.ServerID }).
+			Validate(serverIDValidators()...),
 	}
 }
 
 // serverMetricsDataSource declares the metrics data source of one server kind.
-func serverMetricsDataSource[M any](kind, path string, fields []field[serverMetrics[M]],
+func serverMetricsDataSource[M any](kind, path string, fields []engine.Field[serverMetrics[M]],
 	read func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*M, error),
 ) func() datasource.DataSource {
-	return NewDataSource(dataSourceType[serverMetrics[M]]{
-		name: strings.ToLower(kind) + "_server_metrics",
-		description: "Reads the current metrics of one " + kind + " server (`GET " + path + "`). A stopped server carries no load. " +
+	return engine.NewDataSource(dataSourceType[serverMetrics[M]]{
+		Name: strings.ToLower(kind) + "_server_metrics",
+		Description: "Reads the current metrics of one " + kind + " server (`GET " + path + "`). A stopped server carries no load. " +
 			"Naming a system, node or server that does not exist (or a server of another kind) is an error.",
-		fields: append(serverKeyFields[M](kind), fields...),
-		keys:   []string{"system_name", "node_name", "server_id"},
-		read: func(ctx context.Context, m *manager, config attrs) (*serverMetrics[M], error) {
-			s := serverMetrics[M]{SystemName: config.str("system_name"), NodeName: config.str("node_name"), ServerID: config.str("server_id")}
+		Fields: append(serverKeyFields[M](kind), fields...),
+		Keys:   []string{"system_name", "node_name", "server_id"},
+		Read: func(ctx context.Context, m *manager, config engine.Attrs) (*serverMetrics[M], error) {
+			s := serverMetrics[M]{SystemName: config.Str("system_name"), NodeName: config.Str("node_name"), ServerID: config.Str("server_id")}
 			v, err := read(ctx, m, s.SystemName, s.NodeName, s.ServerID)
 			if err != nil {
 				return nil, err
@@ -203,13 +204,13 @@ func serverMetricsDataSource[M any](kind, path string, fields []field[serverMetr
 type wasServerMetrics = serverMetrics[apm.WASServerMetrics]
 
 var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
-	[]field[wasServerMetrics]{
-		int64Field("heap_used", "JVM heap in use, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapUsed }),
-		int64Field("heap_max", "Maximum JVM heap, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapMax }),
-		int64Field("thread_active", "Active threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadActive }),
-		int64Field("thread_max", "Maximum threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadMax }),
-		int64Field("gc_count", "Garbage collections over the last minute (a count).", func(s *wasServerMetrics) int64 { return s.M.GCCount }),
-		int64Field("gc_time", "Time spent in garbage collection over the last minute, in milliseconds.",
+	[]engine.Field[wasServerMetrics]{
+		engine.Int64Field("heap_used", "JVM heap in use, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapUsed }),
+		engine.Int64Field("heap_max", "Maximum JVM heap, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapMax }),
+		engine.Int64Field("thread_active", "Active threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadActive }),
+		engine.Int64Field("thread_max", "Maximum threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadMax }),
+		engine.Int64Field("gc_count", "Garbage collections over the last minute (a count).", func(s *wasServerMetrics) int64 { return s.M.GCCount }),
+		engine.Int64Field("gc_time", "Time spent in garbage collection over the last minute, in milliseconds.",
 			func(s *wasServerMetrics) int64 { return s.M.GCTime }),
 	},
 	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
@@ -217,12 +218,12 @@ var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/
 	})
 
 // webTrafficFields are the metrics of web servers and web containers.
-func webTrafficFields[T any](traffic func(*T) *apm.WebTraffic) []field[T] {
-	return []field[T]{
-		int64Field("connections", "Open connections (a count).", func(o *T) int64 { return traffic(o).Connections }),
+func webTrafficFields[T any](traffic func(*T) *apm.WebTraffic) []engine.Field[T] {
+	return []engine.Field[T]{
+		engine.Int64Field("connections", "Open connections (a count).", func(o *T) int64 { return traffic(o).Connections }),
 		numberField("requests_per_sec", "Requests, in requests per second.", func(o *T) float64 { return traffic(o).RequestsPerSec }),
-		int64Field("bytes_in", "Incoming traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesIn }),
-		int64Field("bytes_out", "Outgoing traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesOut }),
+		engine.Int64Field("bytes_in", "Incoming traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesIn }),
+		engine.Int64Field("bytes_out", "Outgoing traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesOut }),
 	}
 }
 
@@ -237,10 +238,10 @@ var newWebServerMetricsDataSource = serverMetricsDataSource("web", "/meters/web/
 type sessionServerMetrics = serverMetrics[apm.SessionServerMetrics]
 
 var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/meters/session/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
-	[]field[sessionServerMetrics]{
-		int64Field("active_sessions", "Active sessions (a count).", func(s *sessionServerMetrics) int64 { return s.M.ActiveSessions }),
-		int64Field("memory_used", memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
-		int64Field("memory_max", "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
+	[]engine.Field[sessionServerMetrics]{
+		engine.Int64Field("active_sessions", "Active sessions (a count).", func(s *sessionServerMetrics) int64 { return s.M.ActiveSessions }),
+		engine.Int64Field("memory_used", memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
+		engine.Int64Field("memory_max", "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
 	},
 	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
 		return m.SessionServerMetrics(ctx, systemName, nodeName, serverID)
@@ -249,35 +250,35 @@ var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/met
 // Container metrics: a container is found by its host name, the server_name of
 // apm_container_servers.
 
-func hostNameField[T any](get func(*T) string) field[T] {
-	return stringField("host_name", "Host name of the container: the `server_name` of its server in `apm_container_servers`.", get)
+func hostNameField[T any](get func(*T) string) engine.Field[T] {
+	return engine.StringField("host_name", "Host name of the container: the `server_name` of its server in `apm_container_servers`.", get)
 }
 
-var newWASContainerMetricsDataSource = NewDataSource(dataSourceType[apm.WASContainerMetrics]{
-	name: "was_container_metrics",
-	description: "Reads the current metrics of one WAS container (`GET /meters/was/container/{hostName}`). " +
+var newWASContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.WASContainerMetrics]{
+	Name: "was_container_metrics",
+	Description: "Reads the current metrics of one WAS container (`GET /meters/was/container/{hostName}`). " +
 		"Naming a host that is no WAS container is an error.",
-	fields: []field[apm.WASContainerMetrics]{
+	Fields: []engine.Field[apm.WASContainerMetrics]{
 		hostNameField(func(c *apm.WASContainerMetrics) string { return c.HostName }),
 		numberField("cpu", cpuDescription, func(c *apm.WASContainerMetrics) float64 { return c.CPU }),
-		int64Field("memory_used", memoryUsedDescription, func(c *apm.WASContainerMetrics) int64 { return c.MemoryUsed }),
-		int64Field("memory_max", "Maximum memory, in MB.", func(c *apm.WASContainerMetrics) int64 { return c.MemoryMax }),
-		int64Field("thread_count", "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
+		engine.Int64Field("memory_used", memoryUsedDescription, func(c *apm.WASContainerMetrics) int64 { return c.MemoryUsed }),
+		engine.Int64Field("memory_max", "Maximum memory, in MB.", func(c *apm.WASContainerMetrics) int64 { return c.MemoryMax }),
+		engine.Int64Field("thread_count", "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
 	},
-	keys: []string{"host_name"},
-	read: func(ctx context.Context, m *manager, config attrs) (*apm.WASContainerMetrics, error) {
-		return m.WASContainerMetrics(ctx, config.str("host_name"))
+	Keys: []string{"host_name"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.WASContainerMetrics, error) {
+		return m.WASContainerMetrics(ctx, config.Str("host_name"))
 	},
 })
 
-var newWebContainerMetricsDataSource = NewDataSource(dataSourceType[apm.WebContainerMetrics]{
-	name: "web_container_metrics",
-	description: "Reads the current metrics of one web container (`GET /meters/web/container/{hostName}`). " +
+var newWebContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.WebContainerMetrics]{
+	Name: "web_container_metrics",
+	Description: "Reads the current metrics of one web container (`GET /meters/web/container/{hostName}`). " +
 		"Naming a host that is no web container is an error.",
-	fields: append([]field[apm.WebContainerMetrics]{hostNameField(func(c *apm.WebContainerMetrics) string { return c.HostName })},
+	Fields: append([]engine.Field[apm.WebContainerMetrics]{hostNameField(func(c *apm.WebContainerMetrics) string { return c.HostName })},
 		webTrafficFields(func(c *apm.WebContainerMetrics) *apm.WebTraffic { return &c.WebTraffic })...),
-	keys: []string{"host_name"},
-	read: func(ctx context.Context, m *manager, config attrs) (*apm.WebContainerMetrics, error) {
-		return m.WebContainerMetrics(ctx, config.str("host_name"))
+	Keys: []string{"host_name"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.WebContainerMetrics, error) {
+		return m.WebContainerMetrics(ctx, config.Str("host_name"))
 	},
 })

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Data sources of what the manager records and the provider only reads: licenses,
@@ -115,9 +116,9 @@ func inZone(ts apm.Timestamp, loc *time.Location) string {
 }
 
 // zonedString is a string field that is null when get returns "".
-func zonedString[T any](name, description string, get func(*T) string) field[T] {
-	f := stringField(name, description, get)
-	f.value = func(o *T) tftypes.Value {
+func zonedString[T any](name, description string, get func(*T) string) engine.Field[T] {
+	f := engine.StringField(name, description, get)
+	f.Value = func(o *T) tftypes.Value {
 		if s := get(o); s != "" {
 			return tftypes.NewValue(tftypes.String, s)
 		}
@@ -128,9 +129,9 @@ func zonedString[T any](name, description string, get func(*T) string) field[T] 
 
 const zoneNote = " The manager's times carry no time zone: they are its local wall clock."
 
-func createdAtFields[T any](layout string, get func(*T) apm.Timestamp, zone func(*T) *time.Location) []field[T] {
-	return []field[T]{
-		stringField("created_at", "When the record was created, as the manager gives it (`"+layout+"`)."+zoneNote,
+func createdAtFields[T any](layout string, get func(*T) apm.Timestamp, zone func(*T) *time.Location) []engine.Field[T] {
+	return []engine.Field[T]{
+		engine.StringField("created_at", "When the record was created, as the manager gives it (`"+layout+"`)."+zoneNote,
 			func(o *T) string { return get(o).Raw }),
 		zonedString("created_at_rfc3339", "`created_at` read in the provider's `time_zone` and written in RFC 3339, such as `2024-03-31T13:45:00+02:00`; "+
 			"null when the manager's value is not in a known format.",
@@ -198,25 +199,25 @@ type licenseObject struct {
 	days *int64 // nil when the expiry date could not be read
 }
 
-var licenseFields = []field[licenseObject]{
-	stringField("node_name", "Name of the node the license belongs to.", func(l *licenseObject) string { return l.NodeName }),
-	stringField("license_type", "Type of license, such as `Standard`, `Enterprise` or `Trial`.", func(l *licenseObject) string { return l.LicenseType }),
-	stringField("expire_date", "Last day of the license, as the manager gives it (`yyyy-MM-dd`)."+zoneNote,
+var licenseFields = []engine.Field[licenseObject]{
+	engine.StringField("node_name", "Name of the node the license belongs to.", func(l *licenseObject) string { return l.NodeName }),
+	engine.StringField("license_type", "Type of license, such as `Standard`, `Enterprise` or `Trial`.", func(l *licenseObject) string { return l.LicenseType }),
+	engine.StringField("expire_date", "Last day of the license, as the manager gives it (`yyyy-MM-dd`)."+zoneNote,
 		func(l *licenseObject) string { return l.ExpireDate.Raw }),
-	int64Field("max_cpu", "Number of CPUs the license allows.", func(l *licenseObject) int64 { return l.MaxCPU }),
+	engine.Int64Field("max_cpu", "Number of CPUs the license allows.", func(l *licenseObject) int64 { return l.MaxCPU }),
 	daysField(),
 }
 
-func daysField() field[licenseObject] {
-	f := int64Field("days_until_expiry",
+func daysField() engine.Field[licenseObject] {
+	f := engine.Int64Field("days_until_expiry",
 		"Days from today, in the provider's `time_zone`, to `expire_date`: `0` on the expiry day, negative once the license has expired. "+
 			"Null when the manager's date is not in a known format. Compare it in a `check` block to be warned ahead of expiry.",
 		func(l *licenseObject) int64 { return 0 })
-	f.value = func(l *licenseObject) tftypes.Value {
+	f.Value = func(l *licenseObject) tftypes.Value {
 		if l.days == nil {
 			return tftypes.NewValue(tftypes.Number, nil)
 		}
-		return int64Value(*l.days)
+		return engine.Int64Value(*l.days)
 	}
 	return f
 }
@@ -234,14 +235,14 @@ func daysUntil(day apm.Timestamp, now time.Time, loc *time.Location) *int64 {
 	return &n
 }
 
-var newLicensesDataSource = NewListDataSource(listDataSourceType[licenseObject]{
-	name: "licenses",
-	description: "Lists the licenses of the manager's nodes, sorted by node name, with the days left until each expires. " +
+var newLicensesDataSource = engine.NewListDataSource(listDataSourceType[licenseObject]{
+	Name: "licenses",
+	Description: "Lists the licenses of the manager's nodes, sorted by node name, with the days left until each expires. " +
 		"Use it in a `check` block to warn ahead of an expiry.",
-	listName: "licenses",
-	listDesc: "The licenses, one per node.",
-	fields:   licenseFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]licenseObject, error) {
+	ListName:        "licenses",
+	ListDescription: "The licenses, one per node.",
+	Fields:          licenseFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]licenseObject, error) {
 		licenses, err := m.ListLicenses(ctx)
 		if err != nil {
 			return nil, err
@@ -263,23 +264,23 @@ type notificationObject struct {
 	zone *time.Location
 }
 
-var notificationFields = append([]field[notificationObject]{
-	int64Field("id", "The manager's id of the notification; newer ones have higher ids.", func(n *notificationObject) int64 { return n.ID }),
-	stringField("type", "Severity: `INFO`, `WARNING` or `CRITICAL`.", func(n *notificationObject) string { return n.Type }),
-	stringField("message", "What happened.", func(n *notificationObject) string { return n.Message }),
-	stringField("target_name", "The node or server concerned.", func(n *notificationObject) string { return n.TargetName }),
+var notificationFields = append([]engine.Field[notificationObject]{
+	engine.Int64Field("id", "The manager's id of the notification; newer ones have higher ids.", func(n *notificationObject) int64 { return n.ID }),
+	engine.StringField("type", "Severity: `INFO`, `WARNING` or `CRITICAL`.", func(n *notificationObject) string { return n.Type }),
+	engine.StringField("message", "What happened.", func(n *notificationObject) string { return n.Message }),
+	engine.StringField("target_name", "The node or server concerned.", func(n *notificationObject) string { return n.TargetName }),
 }, createdAtFields("yyyyMMddHHmmss", func(n *notificationObject) apm.Timestamp { return n.CreatedAt },
 	func(n *notificationObject) *time.Location { return n.zone })...)
 
-var newNotificationsDataSource = NewListDataSource(listDataSourceType[notificationObject]{
-	validators: []datasource.ConfigValidator{notificationFilterValidator{}},
-	name:       "notifications",
-	description: "Lists the manager's notifications (nodes and servers registered, started, stopped, thresholds crossed, analysis events), newest first. " +
+var newNotificationsDataSource = engine.NewListDataSource(listDataSourceType[notificationObject]{
+	Validators: []datasource.ConfigValidator{notificationFilterValidator{}},
+	Name:       "notifications",
+	Description: "Lists the manager's notifications (nodes and servers registered, started, stopped, thresholds crossed, analysis events), newest first. " +
 		"Filter by `interval` or by `date_time`, not both." + zoneNote,
-	listName: "notifications",
-	listDesc: "The notifications, newest first.",
-	fields:   notificationFields,
-	filters: map[string]dschema.Attribute{
+	ListName:        "notifications",
+	ListDescription: "The notifications, newest first.",
+	Fields:          notificationFields,
+	Filters: map[string]dschema.Attribute{
 		"interval": optionalInt64("Only the notifications of the last `interval` minutes (at least `1`). Conflicts with `date_time`.",
 			int64validator.AtLeast(1)),
 		"date_time": optionalString("Only the notifications created at or after this time of the manager's clock, as `yyyyMMddHHmmss` "+
@@ -287,11 +288,11 @@ var newNotificationsDataSource = NewListDataSource(listDataSourceType[notificati
 		"limit": optionalInt64("At most this many notifications, the newest (at least `1`). Without it, all that the manager keeps.",
 			int64validator.AtLeast(1)),
 	},
-	list: func(ctx context.Context, m *manager, config attrs) ([]notificationObject, error) {
+	List: func(ctx context.Context, m *manager, config engine.Attrs) ([]notificationObject, error) {
 		filter := apm.NotificationFilter{
-			Interval: time.Duration(config.int64("interval")) * time.Minute,
-			DateTime: wallClock(config.str("date_time"), apm.LayoutCompact),
-			Limit:    int(config.int64("limit")),
+			Interval: time.Duration(config.Int64("interval")) * time.Minute,
+			DateTime: wallClock(config.Str("date_time"), apm.LayoutCompact),
+			Limit:    int(config.Int64("limit")),
 		}
 		list, err := m.ListNotifications(ctx, filter)
 		if err != nil {
@@ -313,16 +314,16 @@ type eventObject struct {
 	zone *time.Location
 }
 
-func eventFields() []field[eventObject] {
-	return append([]field[eventObject]{
-		int64Field("event_id", "The manager's id of the event.", func(e *eventObject) int64 { return e.EventID }).
-			validateInt64(int64validator.AtLeast(1)),
-		stringField("event_type", "Kind of event: `stuckthread`, `oom`, `fullgc` or `error`.", func(e *eventObject) string { return e.EventType }),
-		stringField("system_name", "Name of the system of the server.", func(e *eventObject) string { return e.SystemName }),
-		stringField("server_name", "Name of the server the event happened on.", func(e *eventObject) string { return e.ServerName }),
-		stringField("message", "What happened.", func(e *eventObject) string { return e.Message }),
-		stringField("stack_trace", "The stack trace the manager recorded with the event; empty when it has none.",
-			func(e *eventObject) string { return e.StackTrace }).in(inDetail),
+func eventFields() []engine.Field[eventObject] {
+	return append([]engine.Field[eventObject]{
+		engine.Int64Field("event_id", "The manager's id of the event.", func(e *eventObject) int64 { return e.EventID }).
+			ValidateInt64(int64validator.AtLeast(1)),
+		engine.StringField("event_type", "Kind of event: `stuckthread`, `oom`, `fullgc` or `error`.", func(e *eventObject) string { return e.EventType }),
+		engine.StringField("system_name", "Name of the system of the server.", func(e *eventObject) string { return e.SystemName }),
+		engine.StringField("server_name", "Name of the server the event happened on.", func(e *eventObject) string { return e.ServerName }),
+		engine.StringField("message", "What happened.", func(e *eventObject) string { return e.Message }),
+		engine.StringField("stack_trace", "The stack trace the manager recorded with the event; empty when it has none.",
+			func(e *eventObject) string { return e.StackTrace }).In(engine.InDetail),
 	}, createdAtFields("yyyy-MM-dd HH:mm:ss", func(e *eventObject) apm.Timestamp { return e.CreatedAt },
 		func(e *eventObject) *time.Location { return e.zone })...)
 }
@@ -343,25 +344,25 @@ func withDateFilters(others map[string]dschema.Attribute) map[string]dschema.Att
 	return out
 }
 
-var newAnalysisEventsDataSource = NewListDataSource(listDataSourceType[eventObject]{
-	validators: []datasource.ConfigValidator{dateRangeValidator{}},
-	name:       "analysis_events",
-	description: "Lists the manager's server analysis events (stuck threads, out-of-memory errors, full garbage collections, errors), newest first, " +
+var newAnalysisEventsDataSource = engine.NewListDataSource(listDataSourceType[eventObject]{
+	Validators: []datasource.ConfigValidator{dateRangeValidator{}},
+	Name:       "analysis_events",
+	Description: "Lists the manager's server analysis events (stuck threads, out-of-memory errors, full garbage collections, errors), newest first, " +
 		"without their stack traces (see `apm_analysis_event`)." + zoneNote,
-	listName: "events",
-	listDesc: "The events, newest first.",
-	fields:   eventFields(),
-	filters: withDateFilters(map[string]dschema.Attribute{
+	ListName:        "events",
+	ListDescription: "The events, newest first.",
+	Fields:          eventFields(),
+	Filters: withDateFilters(map[string]dschema.Attribute{
 		"system_name": optionalString("Only the events of this system's servers. A system without events, or unknown, gives an empty list."),
 		"event_type": optionalString("Only events of this kind: `stuckthread`, `oom`, `fullgc` or `error`.",
 			stringvalidator.OneOf(apm.EventTypes()...)),
 	}),
-	list: func(ctx context.Context, m *manager, config attrs) ([]eventObject, error) {
+	List: func(ctx context.Context, m *manager, config engine.Attrs) ([]eventObject, error) {
 		events, err := m.ListAnalysisEvents(ctx, apm.EventFilter{
-			SystemName: config.str("system_name"),
-			EventType:  config.str("event_type"),
-			Start:      wallClock(config.str("start_date"), apm.LayoutQueryDate),
-			End:        wallClock(config.str("end_date"), apm.LayoutQueryDate),
+			SystemName: config.Str("system_name"),
+			EventType:  config.Str("event_type"),
+			Start:      wallClock(config.Str("start_date"), apm.LayoutQueryDate),
+			End:        wallClock(config.Str("end_date"), apm.LayoutQueryDate),
 		})
 		if err != nil {
 			return nil, err
@@ -375,13 +376,13 @@ var newAnalysisEventsDataSource = NewListDataSource(listDataSourceType[eventObje
 	},
 })
 
-var newAnalysisEventDataSource = NewDataSource(dataSourceType[eventObject]{
-	name:        "analysis_event",
-	description: "Reads one server analysis event with its stack trace." + zoneNote,
-	fields:      eventFields(),
-	keys:        []string{"event_id"},
-	read: func(ctx context.Context, m *manager, config attrs) (*eventObject, error) {
-		e, err := m.GetAnalysisEvent(ctx, config.int64("event_id"))
+var newAnalysisEventDataSource = engine.NewDataSource(dataSourceType[eventObject]{
+	Name:        "analysis_event",
+	Description: "Reads one server analysis event with its stack trace." + zoneNote,
+	Fields:      eventFields(),
+	Keys:        []string{"event_id"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*eventObject, error) {
+		e, err := m.GetAnalysisEvent(ctx, config.Int64("event_id"))
 		if err != nil {
 			return nil, err
 		}
@@ -396,27 +397,27 @@ type traceLogObject struct {
 	zone *time.Location
 }
 
-var traceLogFields = append([]field[traceLogObject]{
-	int64Field("log_id", "The manager's id of the entry; newer entries have higher ids.", func(l *traceLogObject) int64 { return l.LogID }),
-	stringField("user_id", "The user who acted.", func(l *traceLogObject) string { return l.UserID }),
-	stringField("action", "What the user did, such as `POST /rest/system`.", func(l *traceLogObject) string { return l.Action }),
-	stringField("target_name", "The object acted on.", func(l *traceLogObject) string { return l.TargetName }),
-	stringField("result", "`SUCCESS` or `FAILURE`.", func(l *traceLogObject) string { return l.Result }),
+var traceLogFields = append([]engine.Field[traceLogObject]{
+	engine.Int64Field("log_id", "The manager's id of the entry; newer entries have higher ids.", func(l *traceLogObject) int64 { return l.LogID }),
+	engine.StringField("user_id", "The user who acted.", func(l *traceLogObject) string { return l.UserID }),
+	engine.StringField("action", "What the user did, such as `POST /rest/system`.", func(l *traceLogObject) string { return l.Action }),
+	engine.StringField("target_name", "The object acted on.", func(l *traceLogObject) string { return l.TargetName }),
+	engine.StringField("result", "`SUCCESS` or `FAILURE`.", func(l *traceLogObject) string { return l.Result }),
 }, createdAtFields("yyyy-MM-dd HH:mm:ss", func(l *traceLogObject) apm.Timestamp { return l.CreatedAt },
 	func(l *traceLogObject) *time.Location { return l.zone })...)
 
-var newActionTraceLogsDataSource = NewListDataSource(listDataSourceType[traceLogObject]{
-	validators:  []datasource.ConfigValidator{dateRangeValidator{}},
-	name:        "action_trace_logs",
-	description: "Lists the manager's action trace log: who changed what, and whether it succeeded, in the manager's order (oldest first)." + zoneNote,
-	listName:    "logs",
-	listDesc:    "The log entries.",
-	fields:      traceLogFields,
-	filters:     withDateFilters(nil),
-	list: func(ctx context.Context, m *manager, config attrs) ([]traceLogObject, error) {
+var newActionTraceLogsDataSource = engine.NewListDataSource(listDataSourceType[traceLogObject]{
+	Validators:      []datasource.ConfigValidator{dateRangeValidator{}},
+	Name:            "action_trace_logs",
+	Description:     "Lists the manager's action trace log: who changed what, and whether it succeeded, in the manager's order (oldest first)." + zoneNote,
+	ListName:        "logs",
+	ListDescription: "The log entries.",
+	Fields:          traceLogFields,
+	Filters:         withDateFilters(nil),
+	List: func(ctx context.Context, m *manager, config engine.Attrs) ([]traceLogObject, error) {
 		logs, err := m.ActionTraceLogs(ctx, apm.TraceLogFilter{
-			Start: wallClock(config.str("start_date"), apm.LayoutQueryDate),
-			End:   wallClock(config.str("end_date"), apm.LayoutQueryDate),
+			Start: wallClock(config.Str("start_date"), apm.LayoutQueryDate),
+			End:   wallClock(config.Str("end_date"), apm.LayoutQueryDate),
 		})
 		if err != nil {
 			return nil, err

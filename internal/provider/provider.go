@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Environment variables read when the matching provider argument is not set.
@@ -64,22 +65,22 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 		MarkdownDescription: "Manages systems, nodes and servers of an application platform manager through its HTTP/JSON management interface.",
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
-				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + EnvEndpoint + "` environment variable; a configured value wins, so it must not be empty.",
+				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + engine.EnvEndpoint + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
-				Validators:          []validator.String{notEmpty("endpoint", EnvEndpoint), endpointValidator{}},
+				Validators:          []validator.String{notEmpty("endpoint", engine.EnvEndpoint), endpointValidator{}},
 			},
 			"api_key": schema.StringAttribute{
-				MarkdownDescription: "API key sent with every request outside `/rest/public`. Prefer the `" + EnvAPIKey + "` environment variable, or pass the key from an `ephemeral` variable: " +
+				MarkdownDescription: "API key sent with every request outside `/rest/public`. Prefer the `" + engine.EnvAPIKey + "` environment variable, or pass the key from an `ephemeral` variable: " +
 					"a value from a normal (even `sensitive`) variable is stored in saved plan files. A configured value wins over the environment, so it must not be empty. " +
 					"Without a key only `apm_manager_info` and `apm_public_nodes` work; resources then fail at plan.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{notEmpty("api_key", EnvAPIKey), apiKeyValidator{}},
+				Validators: []validator.String{notEmpty("api_key", engine.EnvAPIKey), apiKeyValidator{}},
 			},
 			"ca_cert_pem": schema.StringAttribute{
-				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + EnvCACertPEM + "` environment variable; a configured value wins, so it must not be empty.",
+				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + engine.EnvCACertPEM + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
-				Validators:          []validator.String{notEmpty("ca_cert_pem", EnvCACertPEM), caCertValidator{}},
+				Validators:          []validator.String{notEmpty("ca_cert_pem", engine.EnvCACertPEM), caCertValidator{}},
 			},
 			"insecure_skip_verify": schema.BoolAttribute{
 				MarkdownDescription: "Skip verification of the manager's TLS certificate. For testing only. Defaults to `false`.",
@@ -163,12 +164,12 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	m.zone = zone
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
-			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, explain(err)+
+			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, engine.Explain(err)+
 				"\n\nThe provider checks the endpoint and the API key when it starts. To plan without a manager, set skip_connection_check = true.")
 			return
 		}
 	}
-	data.Connect(m, Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries()})
+	data.Connect(m, engine.Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries()})
 }
 
 // checkConnection makes one cheap request, so that a wrong endpoint, an untrusted
@@ -210,9 +211,9 @@ func unknownSettings(cfg providerModel) []string {
 func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := apm.Config{
-		Endpoint:           stringOrEnv(cfg.Endpoint, EnvEndpoint),
-		APIKey:             stringOrEnv(cfg.APIKey, EnvAPIKey),
-		CACertPEM:          stringOrEnv(cfg.CACertPEM, EnvCACertPEM),
+		Endpoint:           stringOrEnv(cfg.Endpoint, engine.EnvEndpoint),
+		APIKey:             stringOrEnv(cfg.APIKey, engine.EnvAPIKey),
+		CACertPEM:          stringOrEnv(cfg.CACertPEM, engine.EnvCACertPEM),
 		InsecureSkipVerify: cfg.InsecureSkipVerify.ValueBool(),
 		RequestTimeout:     apm.DefaultRequestTimeout,
 		MaxRetries:         apm.DefaultMaxRetries,
@@ -221,7 +222,7 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 	}
 	if out.Endpoint == "" {
 		diags.AddAttributeError(path.Root("endpoint"), "Missing APM endpoint",
-			"Set the endpoint argument of the apm provider, or the "+EnvEndpoint+" environment variable, to the manager's base URL, for example https://apm.example.com:8443.")
+			"Set the endpoint argument of the apm provider, or the "+engine.EnvEndpoint+" environment variable, to the manager's base URL, for example https://apm.example.com:8443.")
 	}
 	if summary, detail := endpointProblem(out.Endpoint); out.Endpoint != "" && summary != "" {
 		diags.AddAttributeError(path.Root("endpoint"), summary, detail)

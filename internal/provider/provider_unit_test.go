@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 func protocolServer(t *testing.T) tfprotov6.ProviderServer {
@@ -31,9 +32,9 @@ func protocolServer(t *testing.T) tfprotov6.ProviderServer {
 }
 
 func TestClientConfigUsesEnvironmentAndDefaults(t *testing.T) {
-	t.Setenv(EnvEndpoint, "https://env.example:8443")
-	t.Setenv(EnvAPIKey, "env-key")
-	t.Setenv(EnvCACertPEM, "")
+	t.Setenv(engine.EnvEndpoint, "https://env.example:8443")
+	t.Setenv(engine.EnvAPIKey, "env-key")
+	t.Setenv(engine.EnvCACertPEM, "")
 	p := &apmProvider{version: "1.2.3"}
 
 	cfg, diags := p.clientConfig(providerModel{RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null()})
@@ -60,8 +61,8 @@ func TestClientConfigUsesEnvironmentAndDefaults(t *testing.T) {
 }
 
 func TestClientConfigChecksEndpoint(t *testing.T) {
-	t.Setenv(EnvEndpoint, "")
-	t.Setenv(EnvAPIKey, "")
+	t.Setenv(engine.EnvEndpoint, "")
+	t.Setenv(engine.EnvAPIKey, "")
 	_, diags := (&apmProvider{}).clientConfig(providerModel{})
 	if diags.ErrorsCount() != 1 || !strings.Contains(fmt.Sprint(diags), "APM_ENDPOINT") {
 		t.Errorf("a missing endpoint must be the only error (a key is optional) and name APM_ENDPOINT: %v", diags)
@@ -129,14 +130,14 @@ func TestSameIPIgnoresSpelling(t *testing.T) {
 }
 
 func TestNotEmptyRefusesOnlyEmptyValues(t *testing.T) {
-	v := notEmpty("api_key", EnvAPIKey)
+	v := notEmpty("api_key", engine.EnvAPIKey)
 	for value, ok := range map[string]bool{"k": true, "": false, "  ": false} {
 		resp := &validator.StringResponse{}
 		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("api_key"), ConfigValue: types.StringValue(value)}, resp)
 		if resp.Diagnostics.HasError() == ok {
 			t.Errorf("api_key %q: error=%v, want valid=%v", value, resp.Diagnostics.HasError(), ok)
 		}
-		if !ok && !strings.Contains(fmt.Sprint(resp.Diagnostics), "Remove the argument to use "+EnvAPIKey) {
+		if !ok && !strings.Contains(fmt.Sprint(resp.Diagnostics), "Remove the argument to use "+engine.EnvAPIKey) {
 			t.Errorf("the error must say how to use the environment: %v", resp.Diagnostics)
 		}
 	}
@@ -148,12 +149,12 @@ func TestNotEmptyRefusesOnlyEmptyValues(t *testing.T) {
 }
 
 func TestConfiguredSettingsWinOverEnvironment(t *testing.T) {
-	t.Setenv(EnvAPIKey, "from-env")
+	t.Setenv(engine.EnvAPIKey, "from-env")
 	t.Setenv(envAdopt, "true")
-	if got := stringOrEnv(types.StringValue("configured"), EnvAPIKey); got != "configured" {
+	if got := stringOrEnv(types.StringValue("configured"), engine.EnvAPIKey); got != "configured" {
 		t.Errorf("configured value lost: %q", got)
 	}
-	if got := stringOrEnv(types.StringNull(), EnvAPIKey); got != "from-env" {
+	if got := stringOrEnv(types.StringNull(), engine.EnvAPIKey); got != "from-env" {
 		t.Errorf("unset value must come from the environment: %q", got)
 	}
 	if got, err := adoptSetting(types.BoolValue(false)); err != nil || got {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // With TF_LOG=TRACE the log (the harness writes the CLI's and the in-process provider's
@@ -27,8 +28,8 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	cliLog := filepath.Join(dir, "cli.log")
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_ACC_LOG_PATH", cliLog)
-	t.Setenv(EnvEndpoint, env.sim.URL)
-	t.Setenv(EnvAPIKey, env.sim.AdminKey)
+	t.Setenv(engine.EnvEndpoint, env.sim.URL)
+	t.Setenv(engine.EnvAPIKey, env.sim.AdminKey)
 	config := `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)
 
 	env.test([]resource.TestStep{
@@ -179,8 +180,8 @@ func TestAccProvider_endpointWithoutScheme(t *testing.T) {
 }
 
 func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
-	t.Setenv(EnvEndpoint, "")
-	t.Setenv(EnvAPIKey, "")
+	t.Setenv(engine.EnvEndpoint, "")
+	t.Setenv(engine.EnvAPIKey, "")
 	runAcc(t, nil, []resource.TestStep{
 		{
 			Config:      `provider "apm" {}` + systemHCL("test", "x"),
@@ -193,7 +194,7 @@ func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
 // Without an API key the public data sources work, and a managed resource fails the plan.
 func TestAccProvider_noKey(t *testing.T) {
 	env := newAccEnv(t)
-	t.Setenv(EnvAPIKey, "")
+	t.Setenv(engine.EnvAPIKey, "")
 	info, err := env.admin.ManagerInfo(env.ctx())
 	env.must(err)
 	public := `

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // WAS, web and session servers are one resource type declared three times: the kinds
@@ -47,22 +48,22 @@ type serverKind struct {
 // serverPort is one port field of a kind, and where it sits in the client's types.
 type serverPort struct {
 	attr, description string
-	views             view
+	views             engine.View
 	get               func(*apm.Server) int64
 	set               func(spec *apm.ServerSpec, settings *apm.ServerSettings, port int64)
 }
 
 var (
-	httpPort = serverPort{"http_port", "HTTP port of the server, 1 to 65535.", everywhere,
+	httpPort = serverPort{"http_port", "HTTP port of the server, 1 to 65535.", engine.Everywhere,
 		func(s *apm.Server) int64 { return s.HTTPPort },
 		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPPort, set.HTTPPort = p, p }}
-	ajpPort = serverPort{"ajp_port", "AJP port of the server, 1 to 65535, through which web servers forward to it. Defaults to the manager's choice (none in apmsim: `0`).", inResource | inDetail,
+	ajpPort = serverPort{"ajp_port", "AJP port of the server, 1 to 65535, through which web servers forward to it. Defaults to the manager's choice (none in apmsim: `0`).", engine.InResource | engine.InDetail,
 		func(s *apm.Server) int64 { return s.AJPPort },
 		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.AJPPort, set.AJPPort = p, p }}
-	httpsPort = serverPort{"https_port", "HTTPS port of the server, 1 to 65535. Defaults to the manager's choice. `apm_web_ssl` sets it too: manage it in one place.", inResource | inDetail,
+	httpsPort = serverPort{"https_port", "HTTPS port of the server, 1 to 65535. Defaults to the manager's choice. `apm_web_ssl` sets it too: manage it in one place.", engine.InResource | engine.InDetail,
 		func(s *apm.Server) int64 { return s.HTTPSPort },
 		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPSPort, set.HTTPSPort = p, p }}
-	sessionPort = serverPort{"server_port", "Port of the session server, 1 to 65535.", everywhere,
+	sessionPort = serverPort{"server_port", "Port of the session server, 1 to 65535.", engine.Everywhere,
 		func(s *apm.Server) int64 { return s.ServerPort },
 		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.ServerPort, set.ServerPort = p, p }}
 )
@@ -98,53 +99,53 @@ func serverIDValidators() []validator.String {
 }
 
 // fields is the kind's field table, shared by its resource and data sources.
-func (k *serverKind) fields() []field[serverObject] {
-	fs := []field[serverObject]{
-		stringField("id", "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
-			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }).derivedFrom(joined("node_id", "server_id")),
-		stringField("node_id", "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
-			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).replacing().validate(nodeRefValidator{}),
-		stringField("system_name", "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).in(observed),
-		stringField("node_name", "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).in(observed),
-		stringField("server_id", "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",
-			func(s *serverObject) string { return s.ServerID }).replacing().validate(serverIDValidators()...),
-		inputField[serverObject]("mode", "`install` to install a new server on the node, or `register` to register one the node already has "+
+func (k *serverKind) fields() []engine.Field[serverObject] {
+	fs := []engine.Field[serverObject]{
+		engine.StringField("id", "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }).DerivedFrom(engine.Joined("node_id", "server_id")),
+		engine.StringField("node_id", "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).Replacing().Validate(nodeRefValidator{}),
+		engine.StringField("system_name", "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).In(engine.Observed),
+		engine.StringField("node_name", "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).In(engine.Observed),
+		engine.StringField("server_id", "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",
+			func(s *serverObject) string { return s.ServerID }).Replacing().Validate(serverIDValidators()...),
+		engine.InputField[serverObject]("mode", "`install` to install a new server on the node, or `register` to register one the node already has "+
 			"(`apm_registerable_servers` lists them). Destroy uninstalls or deregisters accordingly; a deregistered server can be registered again. "+
 			"The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
-			replacing().validate(stringvalidator.OneOf(modeInstall, modeRegister)),
+			Replacing().Validate(stringvalidator.OneOf(modeInstall, modeRegister)),
 	}
 	for i, p := range k.ports {
-		f := int64Field(p.attr, p.description, func(s *serverObject) int64 { return p.get(&s.Server) }).in(p.views).input().validateInt64(portValidators()...)
+		f := engine.Int64Field(p.attr, p.description, func(s *serverObject) int64 { return p.get(&s.Server) }).In(p.views).Input().ValidateInt64(portValidators()...)
 		if i > 0 {
-			f = f.defaultedInput()
+			f = f.DefaultedInput()
 		}
 		fs = append(fs, f)
 	}
 	if k.was {
 		fs = append(fs,
-			stringField("server_type", "Edition of the WAS server: `Standard` or `Enterprise` (the manager's `S` and `E` mean the same). Defaults to the manager's choice (`Standard`).",
-				func(s *serverObject) string { return string(s.Edition) }).defaultedInput().replacing().
-				validate(stringvalidator.OneOf(string(apm.EditionStandard), string(apm.EditionEnterprise))).sameString(sameEdition),
-			stringField("install_root_path", "Absolute path the server is installed under, with `mode = \"install\"` only. Defaults to the manager's choice.",
-				func(s *serverObject) string { return s.InstallRootPath }).in(inResource|inDetail).defaultedInput().replacing().validate(absolutePathValidator()),
-			stringField("java_home", "Absolute path of the Java installation the server runs on. Defaults to the manager's choice.",
-				func(s *serverObject) string { return s.JavaHome }).in(inResource|inDetail).defaultedInput().appliedBySettle().validate(absolutePathValidator()),
+			engine.StringField("server_type", "Edition of the WAS server: `Standard` or `Enterprise` (the manager's `S` and `E` mean the same). Defaults to the manager's choice (`Standard`).",
+				func(s *serverObject) string { return string(s.Edition) }).DefaultedInput().Replacing().
+				Validate(stringvalidator.OneOf(string(apm.EditionStandard), string(apm.EditionEnterprise))).SameString(sameEdition),
+			engine.StringField("install_root_path", "Absolute path the server is installed under, with `mode = \"install\"` only. Defaults to the manager's choice.",
+				func(s *serverObject) string { return s.InstallRootPath }).In(engine.InResource|engine.InDetail).DefaultedInput().Replacing().Validate(absolutePathValidator()),
+			engine.StringField("java_home", "Absolute path of the Java installation the server runs on. Defaults to the manager's choice.",
+				func(s *serverObject) string { return s.JavaHome }).In(engine.InResource|engine.InDetail).DefaultedInput().AppliedBySettle().Validate(absolutePathValidator()),
 		)
 	} else if k.kind == apm.KindWeb {
-		fs = append(fs, stringField("install_root_path", "Path the server is installed under.",
-			func(s *serverObject) string { return s.InstallRootPath }).in(inDetail))
+		fs = append(fs, engine.StringField("install_root_path", "Path the server is installed under.",
+			func(s *serverObject) string { return s.InstallRootPath }).In(engine.InDetail))
 	}
 	fs = append(fs,
-		stringField("state", "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
+		engine.StringField("state", "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
 			"a server started or stopped outside Terraform shows in the next plan. Left out, the running state is not managed.",
-			func(s *serverObject) string { return strings.ToLower(s.Status) }).in(inResource).optionalInput().appliedBySettle().
-			validate(stringvalidator.OneOf(stateRunning, stateStopped)),
-		stringField("status", "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
-			func(s *serverObject) string { return s.Status }).in(observed),
+			func(s *serverObject) string { return strings.ToLower(s.Status) }).In(engine.InResource).OptionalInput().AppliedBySettle().
+			Validate(stringvalidator.OneOf(stateRunning, stateStopped)),
+		engine.StringField("status", "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
+			func(s *serverObject) string { return s.Status }).In(engine.Observed),
 	)
 	if k.was {
-		fs = append(fs, inputField[serverObject]("force_stop", "Stop the server at once, without waiting for requests in progress, "+
-			"when apply or destroy stops it. Defaults to `false`.", tftypes.Bool).optionalInput().withDefault(false))
+		fs = append(fs, engine.InputField[serverObject]("force_stop", "Stop the server at once, without waiting for requests in progress, "+
+			"when apply or destroy stops it. Defaults to `false`.", tftypes.Bool).OptionalInput().WithDefault(false))
 	}
 	return fs
 }
@@ -158,42 +159,42 @@ func sameEdition(prior, fresh string) bool {
 
 // serverIdentity is <system>/<node>/<server_id>, the system by name or id.
 var serverNodePart = idPart{
-	attr: "node_id", form: "<system>/<node>", pieces: 2, accepts: "the system's name or id",
-	resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
+	Attr: "node_id", Form: "<system>/<node>", Pieces: 2, Accepts: "the system's name or id",
+	Resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
 		return m.resolveUnderSystem(ctx, ref)
 	},
 }
 
 func (k *serverKind) resource() func() resource.Resource {
-	return NewResource(resourceType[serverObject]{
-		name: k.name,
-		noun: k.label,
-		description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
+	return engine.NewResource(resourceType[serverObject]{
+		Name: k.name,
+		Noun: k.label,
+		Description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
 			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
 			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),
-		fields:        k.fields(),
-		importID:      importID{parts: []idPart{serverNodePart, {attr: "server_id", form: "<server_id>"}}, example: k.example},
-		deleteTimeout: defaultDeleteTimeout * 2,
-		describe:      k.describe,
-		create:        k.create,
-		read:          k.read,
-		update:        k.update,
-		settle:        k.settle,
-		beforeDelete: func(ctx context.Context, m *manager, state attrs) error {
+		Fields:        k.fields(),
+		ImportID:      importID{Parts: []idPart{serverNodePart, {Attr: "server_id", Form: "<server_id>"}}, Example: k.example},
+		DeleteTimeout: engine.DefaultDeleteTimeout * 2,
+		Describe:      k.describe,
+		Create:        k.create,
+		Read:          k.read,
+		Update:        k.update,
+		Settle:        k.settle,
+		BeforeDelete: func(ctx context.Context, m *manager, state engine.Attrs) error {
 			return k.onServer(ctx, m, state, func(ref apm.ServerRef) error { return m.converge(ctx, ref, stateStopped, k.force(state)) })
 		},
-		delete:    k.delete,
-		blockers:  k.blockers,
-		checkPlan: k.checkPlan,
+		Delete:    k.delete,
+		Blockers:  k.blockers,
+		CheckPlan: k.checkPlan,
 	})
 }
 
-func (k *serverKind) describe(a attrs) string {
-	_, node, _ := splitNodeRef(a.str("node_id"))
-	return fmt.Sprintf("%s %q on node %q", k.label, a.str("server_id"), node)
+func (k *serverKind) describe(a engine.Attrs) string {
+	_, node, _ := splitNodeRef(a.Str("node_id"))
+	return fmt.Sprintf("%s %q on node %q", k.label, a.Str("server_id"), node)
 }
 
-func (k *serverKind) force(a attrs) bool {
+func (k *serverKind) force(a engine.Attrs) bool {
 	var force bool
 	if v, ok := a["force_stop"]; ok && v.IsKnown() && !v.IsNull() {
 		_ = v.As(&force)
@@ -202,14 +203,14 @@ func (k *serverKind) force(a attrs) bool {
 }
 
 // onServer runs call with the reference of the server that a or its plan describes.
-func (k *serverKind) onServer(ctx context.Context, m *manager, a attrs, call func(ref apm.ServerRef) error) error {
-	return m.onNodeRef(ctx, a.str("node_id"), func(systemName, nodeName string) error {
-		return call(apm.ServerRef{Kind: k.kind, ServerID: a.str("server_id"), NodeName: nodeName, SystemName: systemName})
+func (k *serverKind) onServer(ctx context.Context, m *manager, a engine.Attrs, call func(ref apm.ServerRef) error) error {
+	return m.onNodeRef(ctx, a.Str("node_id"), func(systemName, nodeName string) error {
+		return call(apm.ServerRef{Kind: k.kind, ServerID: a.Str("server_id"), NodeName: nodeName, SystemName: systemName})
 	})
 }
 
-func (k *serverKind) read(ctx context.Context, m *manager, a attrs) (*serverObject, error) {
-	systemID, _, _ := splitNodeRef(a.str("node_id"))
+func (k *serverKind) read(ctx context.Context, m *manager, a engine.Attrs) (*serverObject, error) {
+	systemID, _, _ := splitNodeRef(a.Str("node_id"))
 	var srv *apm.Server
 	err := k.onServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
 		srv, err = m.GetServer(ctx, ref)
@@ -221,15 +222,15 @@ func (k *serverKind) read(ctx context.Context, m *manager, a attrs) (*serverObje
 	return &serverObject{Server: *srv, SystemID: systemID}, nil
 }
 
-func (k *serverKind) create(ctx context.Context, m *manager, plan attrs) error {
+func (k *serverKind) create(ctx context.Context, m *manager, plan engine.Attrs) error {
 	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
 		spec := apm.ServerSpec{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName,
-			Edition: apm.Edition(plan.str("server_type")), InstallRootPath: plan.str("install_root_path")}
+			Edition: apm.Edition(plan.Str("server_type")), InstallRootPath: plan.Str("install_root_path")}
 		var ignored apm.ServerSettings
 		for _, p := range k.ports {
-			p.set(&spec, &ignored, plan.int64(p.attr))
+			p.set(&spec, &ignored, plan.Int64(p.attr))
 		}
-		if plan.str("mode") == modeInstall {
+		if plan.Str("mode") == modeInstall {
 			return m.InstallServer(ctx, k.kind, spec)
 		}
 		err := m.RegisterServer(ctx, k.kind, spec)
@@ -263,18 +264,18 @@ func registerableIDs(offered []apm.RegisterableServer, label string) string {
 }
 
 // update sends the settings that changed; settle then brings the running state.
-func (k *serverKind) update(ctx context.Context, m *manager, plan, state attrs) error {
+func (k *serverKind) update(ctx context.Context, m *manager, plan, state engine.Attrs) error {
 	var settings apm.ServerSettings
 	var ignored apm.ServerSpec
 	changed := false
 	for _, p := range k.ports {
-		if plan.known(p.attr) && !plan[p.attr].Equal(state[p.attr]) {
-			p.set(&ignored, &settings, plan.int64(p.attr))
+		if plan.Known(p.attr) && !plan[p.attr].Equal(state[p.attr]) {
+			p.set(&ignored, &settings, plan.Int64(p.attr))
 			changed = true
 		}
 	}
-	if k.was && plan.known("java_home") && !plan["java_home"].Equal(state["java_home"]) {
-		settings.JavaHome, changed = plan.str("java_home"), true
+	if k.was && plan.Known("java_home") && !plan["java_home"].Equal(state["java_home"]) {
+		settings.JavaHome, changed = plan.Str("java_home"), true
 	}
 	if !changed {
 		return nil
@@ -284,31 +285,31 @@ func (k *serverKind) update(ctx context.Context, m *manager, plan, state attrs) 
 
 // settle applies what the install or register body cannot carry (a WAS server's
 // java_home), then brings the server to its declared state.
-func (k *serverKind) settle(ctx context.Context, m *manager, plan attrs) error {
+func (k *serverKind) settle(ctx context.Context, m *manager, plan engine.Attrs) error {
 	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
-		if k.was && plan.known("java_home") {
+		if k.was && plan.Known("java_home") {
 			srv, err := m.GetServer(ctx, ref)
 			if err != nil {
 				return err
 			}
-			if srv.JavaHome != plan.str("java_home") {
-				if err := m.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.str("java_home")}); err != nil {
+			if srv.JavaHome != plan.Str("java_home") {
+				if err := m.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.Str("java_home")}); err != nil {
 					return err
 				}
 			}
 		}
-		if !plan.known("state") {
+		if !plan.Known("state") {
 			return nil
 		}
-		return m.converge(ctx, ref, plan.str("state"), k.force(plan))
+		return m.converge(ctx, ref, plan.Str("state"), k.force(plan))
 	})
 }
 
-func (k *serverKind) delete(ctx context.Context, m *manager, state attrs) error {
+func (k *serverKind) delete(ctx context.Context, m *manager, state engine.Attrs) error {
 	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
 		// Without a mode (imported, never applied), deregistering keeps the server's
 		// files on the node: the safe choice.
-		if state.str("mode") == modeInstall {
+		if state.Str("mode") == modeInstall {
 			return m.UninstallServer(ctx, ref)
 		}
 		return m.DeregisterServer(ctx, ref)
@@ -316,7 +317,7 @@ func (k *serverKind) delete(ctx context.Context, m *manager, state attrs) error 
 }
 
 // blockers names the parts that hold a WAS server; other kinds have none.
-func (k *serverKind) blockers(ctx context.Context, m *manager, state attrs) ([]string, error) {
+func (k *serverKind) blockers(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
 	if !k.was {
 		return nil, nil
 	}
@@ -346,12 +347,12 @@ func (k *serverKind) blockers(ctx context.Context, m *manager, state attrs) ([]s
 
 // checkPlan refuses at plan what cannot work: install_root_path with register, and a
 // registration of a server that an existing node does not offer.
-func (k *serverKind) checkPlan(ctx context.Context, m *manager, plan, prior attrs, diags *diag.Diagnostics) {
-	if plan.str("mode") == modeRegister && plan.known("install_root_path") && len(prior) == 0 {
+func (k *serverKind) checkPlan(ctx context.Context, m *manager, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+	if plan.Str("mode") == modeRegister && plan.Known("install_root_path") && len(prior) == 0 {
 		diags.AddAttributeError(path.Root("install_root_path"), "install_root_path needs mode = \"install\"",
 			"A registered server stays where it is installed; leave install_root_path out with mode = \"register\".")
 	}
-	if len(prior) > 0 || plan.str("mode") != modeRegister || !plan.known("node_id") || !plan.known("server_id") {
+	if len(prior) > 0 || plan.Str("mode") != modeRegister || !plan.Known("node_id") || !plan.Known("server_id") {
 		return
 	}
 	err := k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
@@ -366,8 +367,8 @@ func (k *serverKind) checkPlan(ctx context.Context, m *manager, plan, prior attr
 		}
 		return nil
 	})
-	if err != nil && !isGone(err) && !apm.HasStatus(err, 404) {
-		diags.AddWarning("Could not check the registration of "+k.describe(plan), explain(err)+"\n\nApply will tell whether the node offers it.")
+	if err != nil && !engine.IsGone(err) && !apm.HasStatus(err, 404) {
+		diags.AddWarning("Could not check the registration of "+k.describe(plan), engine.Explain(err)+"\n\nApply will tell whether the node offers it.")
 	}
 }
 
@@ -496,17 +497,17 @@ func absolutePathValidator() validator.String {
 // ---- data sources ----
 
 func (k *serverKind) dataSource() func() datasource.DataSource {
-	return NewDataSource(dataSourceType[serverObject]{
-		name:        k.name,
-		description: fmt.Sprintf("Reads one %s by system, node and server id, with its status. Fails when it does not exist.", k.label),
-		fields:      k.fields(),
-		keys:        []string{"system_name", "node_name", "server_id"},
-		read: func(ctx context.Context, m *manager, config attrs) (*serverObject, error) {
-			system, err := m.getSystem(ctx, config.str("system_name"))
+	return engine.NewDataSource(dataSourceType[serverObject]{
+		Name:        k.name,
+		Description: fmt.Sprintf("Reads one %s by system, node and server id, with its status. Fails when it does not exist.", k.label),
+		Fields:      k.fields(),
+		Keys:        []string{"system_name", "node_name", "server_id"},
+		Read: func(ctx context.Context, m *manager, config engine.Attrs) (*serverObject, error) {
+			system, err := m.getSystem(ctx, config.Str("system_name"))
 			if err != nil {
 				return nil, err
 			}
-			srv, err := m.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.str("server_id"), NodeName: config.str("node_name"), SystemName: system.SystemName})
+			srv, err := m.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.Str("server_id"), NodeName: config.Str("node_name"), SystemName: system.SystemName})
 			if err != nil {
 				return nil, err
 			}
@@ -516,23 +517,23 @@ func (k *serverKind) dataSource() func() datasource.DataSource {
 }
 
 func (k *serverKind) listDataSource() func() datasource.DataSource {
-	return NewListDataSource(listDataSourceType[serverObject]{
-		name:        k.name + "s",
-		description: fmt.Sprintf("Lists the %ss of the manager, or of one system or node, sorted by system, node and server id.", k.label),
-		listName:    "servers",
-		listDesc:    fmt.Sprintf("The %ss.", k.label),
-		fields:      k.fields(),
-		filters: map[string]dschema.Attribute{
+	return engine.NewListDataSource(listDataSourceType[serverObject]{
+		Name:            k.name + "s",
+		Description:     fmt.Sprintf("Lists the %ss of the manager, or of one system or node, sorted by system, node and server id.", k.label),
+		ListName:        "servers",
+		ListDescription: fmt.Sprintf("The %ss.", k.label),
+		Fields:          k.fields(),
+		Filters: map[string]dschema.Attribute{
 			"system_name": optionalString("Only list the servers of this system.", systemNameValidators()...),
 			"node_name":   optionalString("Only list the servers of nodes with this name.", nodeNameValidators()...),
 		},
-		list: k.list,
+		List: k.list,
 	})
 }
 
 // list lists the kind's servers (one GET) with their systems' ids (one more).
-func (k *serverKind) list(ctx context.Context, m *manager, config attrs) ([]serverObject, error) {
-	system, node := config.str("system_name"), config.str("node_name")
+func (k *serverKind) list(ctx context.Context, m *manager, config engine.Attrs) ([]serverObject, error) {
+	system, node := config.Str("system_name"), config.Str("node_name")
 	ids, err := m.systemIDs(ctx, system)
 	if err != nil {
 		return nil, err
@@ -559,8 +560,8 @@ func (k *serverKind) list(ctx context.Context, m *manager, config attrs) ([]serv
 // stored in attr as the server's id (<system_id>/<node>/<server_id>).
 func serverRefPart(attr string) idPart {
 	return idPart{
-		attr: attr, form: "<system>/<node>/<server_id>", pieces: 3, accepts: "the system's name or id",
-		resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
+		Attr: attr, Form: "<system>/<node>/<server_id>", Pieces: 3, Accepts: "the system's name or id",
+		Resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
 			return m.resolveUnderSystem(ctx, ref)
 		},
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Data sources about servers that the server resources do not manage: the servers a node
@@ -30,24 +31,24 @@ type registerableObject struct {
 	SystemID string
 }
 
-var registerableFields = []field[registerableObject]{
-	stringField("server_id", "The manager's `serverId` of the server: `server_id` of the `apm_<kind>_server` that registers it.",
+var registerableFields = []engine.Field[registerableObject]{
+	engine.StringField("server_id", "The manager's `serverId` of the server: `server_id` of the `apm_<kind>_server` that registers it.",
 		func(s *registerableObject) string { return s.ServerID }),
-	stringField("node_id", "The `id` of the server's node (`<system_id>/<node>`), as `node_id` of the `apm_<kind>_server` that registers it takes it.",
+	engine.StringField("node_id", "The `id` of the server's node (`<system_id>/<node>`), as `node_id` of the `apm_<kind>_server` that registers it takes it.",
 		func(s *registerableObject) string { return s.SystemID + "/" + s.NodeName }),
-	stringField("server_ip", "IP address of the server (WAS and web servers; empty for session servers).",
+	engine.StringField("server_ip", "IP address of the server (WAS and web servers; empty for session servers).",
 		func(s *registerableObject) string { return s.ServerIP }),
-	stringField("server_type", "Edition of a WAS server: `Standard` or `Enterprise` (empty for the other kinds).",
+	engine.StringField("server_type", "Edition of a WAS server: `Standard` or `Enterprise` (empty for the other kinds).",
 		func(s *registerableObject) string { return string(s.Edition) }),
-	int64Field("http_port", "HTTP port of the server (WAS and web servers; `0` for session servers).",
+	engine.Int64Field("http_port", "HTTP port of the server (WAS and web servers; `0` for session servers).",
 		func(s *registerableObject) int64 { return s.HTTPPort }),
-	int64Field("ajp_port", "AJP port of a WAS server (`0` for the other kinds, or when it has none).",
+	engine.Int64Field("ajp_port", "AJP port of a WAS server (`0` for the other kinds, or when it has none).",
 		func(s *registerableObject) int64 { return s.AJPPort }),
-	int64Field("https_port", "HTTPS port of a web server (`0` for the other kinds, or when it has none).",
+	engine.Int64Field("https_port", "HTTPS port of a web server (`0` for the other kinds, or when it has none).",
 		func(s *registerableObject) int64 { return s.HTTPSPort }),
-	stringField("server_home", "Directory a session server is installed in (empty for the other kinds).",
+	engine.StringField("server_home", "Directory a session server is installed in (empty for the other kinds).",
 		func(s *registerableObject) string { return s.ServerHome }),
-	stringField("status", "Status of a session server as the node reports it, such as `available` (empty for the other kinds).",
+	engine.StringField("status", "Status of a session server as the node reports it, such as `available` (empty for the other kinds).",
 		func(s *registerableObject) string { return s.Status }),
 }
 
@@ -65,27 +66,27 @@ func requiredString(description string, rules ...validator.String) dschema.Attri
 	return dschema.StringAttribute{MarkdownDescription: description, Required: true, Validators: rules}
 }
 
-var newRegisterableServersDataSource = NewListDataSource(listDataSourceType[registerableObject]{
-	name: "registerable_servers",
-	description: "Lists the servers of one kind that a node has but the manager does not manage yet, sorted by server id: " +
+var newRegisterableServersDataSource = engine.NewListDataSource(listDataSourceType[registerableObject]{
+	Name: "registerable_servers",
+	Description: "Lists the servers of one kind that a node has but the manager does not manage yet, sorted by server id: " +
 		"the candidates of `apm_was_server`, `apm_web_server` or `apm_session_server` with `mode = \"register\"`. " +
 		"Registering a server takes it off this list (and deregistering puts it back), so a `for_each` over the list alone " +
 		"would deregister in the next plan what it registered: see the example. Naming a system or node that does not exist is an error.",
-	listName: "servers",
-	listDesc: "The registerable servers. Each kind reports only some of the attributes; the others are zero (empty or `0`).",
-	fields:   registerableFields,
-	filters: map[string]dschema.Attribute{
+	ListName:        "servers",
+	ListDescription: "The registerable servers. Each kind reports only some of the attributes; the others are zero (empty or `0`).",
+	Fields:          registerableFields,
+	Filters: map[string]dschema.Attribute{
 		"kind":        requiredString("Kind of server: `was`, `web` or `session`.", stringvalidator.OneOf(serverKindNames()...)),
 		"system_name": requiredString("Name of the node's system.", systemNameValidators()...),
 		"node_name":   requiredString("Name of the node.", nodeNameValidators()...),
 	},
-	list: listRegisterableServers,
+	List: listRegisterableServers,
 })
 
 // listRegisterableServers reads the node's list (one GET), and the system's id where the
 // provider has not seen it yet (one more).
-func listRegisterableServers(ctx context.Context, m *manager, config attrs) ([]registerableObject, error) {
-	kind, systemName, nodeName := apm.ServerKind(config.str("kind")), config.str("system_name"), config.str("node_name")
+func listRegisterableServers(ctx context.Context, m *manager, config engine.Attrs) ([]registerableObject, error) {
+	kind, systemName, nodeName := apm.ServerKind(config.Str("kind")), config.Str("system_name"), config.Str("node_name")
 	systemID, err := m.systemID(ctx, systemName)
 	if err != nil {
 		return nil, err
@@ -102,32 +103,32 @@ func listRegisterableServers(ctx context.Context, m *manager, config attrs) ([]r
 	return out, nil
 }
 
-var containerServerFields = []field[apm.ContainerServer]{
-	stringField("server_id", "The manager's `serverId` of the server.", func(s *apm.ContainerServer) string { return s.ServerID }),
-	stringField("server_name", "Name of the server, which is also its container's host name (the `hostName` of the container metrics).",
+var containerServerFields = []engine.Field[apm.ContainerServer]{
+	engine.StringField("server_id", "The manager's `serverId` of the server.", func(s *apm.ContainerServer) string { return s.ServerID }),
+	engine.StringField("server_name", "Name of the server, which is also its container's host name (the `hostName` of the container metrics).",
 		func(s *apm.ContainerServer) string { return s.ServerName }),
-	stringField("container_ip", "IP address of the server's container.", func(s *apm.ContainerServer) string { return s.ContainerIP }),
-	int64Field("http_port", "HTTP port of the server.", func(s *apm.ContainerServer) int64 { return s.HTTPPort }),
+	engine.StringField("container_ip", "IP address of the server's container.", func(s *apm.ContainerServer) string { return s.ContainerIP }),
+	engine.Int64Field("http_port", "HTTP port of the server.", func(s *apm.ContainerServer) int64 { return s.HTTPPort }),
 }
 
-var newContainerServersDataSource = NewListDataSource(listDataSourceType[apm.ContainerServer]{
-	name:        "container_servers",
-	description: "Lists the WAS or web servers of the manager's container groups, with their container's address, sorted by server id.",
-	listName:    "servers",
-	listDesc:    "The servers of the container groups.",
-	fields:      containerServerFields,
-	filters: map[string]dschema.Attribute{
+var newContainerServersDataSource = engine.NewListDataSource(listDataSourceType[apm.ContainerServer]{
+	Name:            "container_servers",
+	Description:     "Lists the WAS or web servers of the manager's container groups, with their container's address, sorted by server id.",
+	ListName:        "servers",
+	ListDescription: "The servers of the container groups.",
+	Fields:          containerServerFields,
+	Filters: map[string]dschema.Attribute{
 		"kind": requiredString("Kind of server: `was` or `web`.", stringvalidator.OneOf(string(apm.KindWAS), string(apm.KindWeb))),
 	},
-	list: listContainerServers,
+	List: listContainerServers,
 })
 
-func listContainerServers(ctx context.Context, m *manager, config attrs) ([]apm.ContainerServer, error) {
+func listContainerServers(ctx context.Context, m *manager, config engine.Attrs) ([]apm.ContainerServer, error) {
 	var (
 		servers []apm.ContainerServer
 		err     error
 	)
-	switch kind := apm.ServerKind(config.str("kind")); kind {
+	switch kind := apm.ServerKind(config.Str("kind")); kind {
 	case apm.KindWAS:
 		servers, err = m.ListWASContainerServers(ctx)
 	case apm.KindWeb:

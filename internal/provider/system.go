@@ -8,28 +8,29 @@ import (
 	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // A system is a named group of nodes. The manager addresses it by name, which can change
 // (PUT renames it); its systemId does not, so Terraform and children hold on to the id.
 
-var systemFields = []field[apm.System]{
-	stringField("id", "The manager's `systemId`. It stays the same when the system is renamed: refer to a system by it, as in `system_id = apm_system.example.id`.",
+var systemFields = []engine.Field[apm.System]{
+	engine.StringField("id", "The manager's `systemId`. It stays the same when the system is renamed: refer to a system by it, as in `system_id = apm_system.example.id`.",
 		func(s *apm.System) string { return s.SystemID }),
-	stringField("name", "Name of the system: 1 to 20 letters, digits, `-` or `_`.",
-		func(s *apm.System) string { return s.SystemName }).input().validate(systemNameValidators()...),
-	int64Field("node_count", "Number of nodes in the system.", systemNodeCount).in(observed),
-	int64Field("web_count", "Number of web servers in the system.", func(s *apm.System) int64 { return s.WebCount }).in(inList),
-	int64Field("app_count", "Number of WAS (application) servers in the system.", func(s *apm.System) int64 { return s.AppCount }).in(inList),
-	int64Field("session_count", "Number of session servers in the system.", func(s *apm.System) int64 { return s.SessionCount }).in(inList),
-	int64Field("cache_count", "Number of cache servers in the system.", func(s *apm.System) int64 { return s.CacheCount }).in(inList),
-	listField("nodes", "The nodes of the system, sorted by name.", systemNodeFields, sortedSystemNodes).in(inDetail),
+	engine.StringField("name", "Name of the system: 1 to 20 letters, digits, `-` or `_`.",
+		func(s *apm.System) string { return s.SystemName }).Input().Validate(systemNameValidators()...),
+	engine.Int64Field("node_count", "Number of nodes in the system.", systemNodeCount).In(engine.Observed),
+	engine.Int64Field("web_count", "Number of web servers in the system.", func(s *apm.System) int64 { return s.WebCount }).In(engine.InList),
+	engine.Int64Field("app_count", "Number of WAS (application) servers in the system.", func(s *apm.System) int64 { return s.AppCount }).In(engine.InList),
+	engine.Int64Field("session_count", "Number of session servers in the system.", func(s *apm.System) int64 { return s.SessionCount }).In(engine.InList),
+	engine.Int64Field("cache_count", "Number of cache servers in the system.", func(s *apm.System) int64 { return s.CacheCount }).In(engine.InList),
+	engine.ListField("nodes", "The nodes of the system, sorted by name.", systemNodeFields, sortedSystemNodes).In(engine.InDetail),
 }
 
-var systemNodeFields = []field[apm.SystemNode]{
-	stringField("name", "Name of the node.", func(n *apm.SystemNode) string { return n.NodeName }),
-	stringField("host_ip", "IP address of the node's host.", func(n *apm.SystemNode) string { return n.HostIP }),
-	stringField("status", "Status of the node, for example `running`.", func(n *apm.SystemNode) string { return n.Status }),
+var systemNodeFields = []engine.Field[apm.SystemNode]{
+	engine.StringField("name", "Name of the node.", func(n *apm.SystemNode) string { return n.NodeName }),
+	engine.StringField("host_ip", "IP address of the node's host.", func(n *apm.SystemNode) string { return n.HostIP }),
+	engine.StringField("status", "Status of the node, for example `running`.", func(n *apm.SystemNode) string { return n.Status }),
 }
 
 // systemNodeCount counts the nodes of a detail read; the list read reports the count.
@@ -46,32 +47,32 @@ func sortedSystemNodes(s *apm.System) []apm.SystemNode {
 }
 
 var systemIdentity = importID{
-	parts: []idPart{{
-		attr: "id", form: "<system>", accepts: "the system's name or id", fromPlan: "name",
-		resolve: func(ctx context.Context, m *manager, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
+	Parts: []idPart{{
+		Attr: "id", Form: "<system>", Accepts: "the system's name or id", FromPlan: "name",
+		Resolve: func(ctx context.Context, m *manager, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
 	}},
-	example: "shop",
+	Example: "shop",
 }
 
-var newSystemResource = NewResource(resourceType[apm.System]{
-	name:          "system",
-	description:   "A system: a named group of nodes and the servers on them. Changing `name` renames the system in place; nodes refer to it by `id`, which a rename keeps, so they are not touched. Deleting a system waits until its nodes are gone.",
-	fields:        systemFields,
-	importID:      systemIdentity,
-	deleteTimeout: 10 * time.Minute,
-	describe:      func(a attrs) string { return fmt.Sprintf("system %q", a.str("name")) },
-	create: func(ctx context.Context, m *manager, plan attrs) error {
-		return m.CreateSystem(ctx, plan.str("name"))
+var newSystemResource = engine.NewResource(resourceType[apm.System]{
+	Name:          "system",
+	Description:   "A system: a named group of nodes and the servers on them. Changing `name` renames the system in place; nodes refer to it by `id`, which a rename keeps, so they are not touched. Deleting a system waits until its nodes are gone.",
+	Fields:        systemFields,
+	ImportID:      systemIdentity,
+	DeleteTimeout: 10 * time.Minute,
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str("name")) },
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+		return m.CreateSystem(ctx, plan.Str("name"))
 	},
-	read: readSystem,
-	update: func(ctx context.Context, m *manager, plan, state attrs) error {
-		return m.RenameSystem(ctx, state.str("name"), plan.str("name"))
+	Read: readSystem,
+	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+		return m.RenameSystem(ctx, state.Str("name"), plan.Str("name"))
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		return m.DeleteSystem(ctx, state.str("name"))
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		return m.DeleteSystem(ctx, state.Str("name"))
 	},
-	blockers: func(ctx context.Context, m *manager, state attrs) ([]string, error) {
-		s, err := m.getSystem(ctx, state.str("name"))
+	Blockers: func(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+		s, err := m.getSystem(ctx, state.Str("name"))
 		if err != nil {
 			return nil, err
 		}
@@ -86,10 +87,10 @@ var newSystemResource = NewResource(resourceType[apm.System]{
 // readSystem reads the system by its name (one GET). When that name is gone, the system
 // may have been renamed by someone else: it is looked up by its id in one list, so the
 // plan renames it back instead of creating a second system.
-func readSystem(ctx context.Context, m *manager, state attrs) (*apm.System, error) {
-	id := state.str("id")
-	if state.known("name") {
-		s, err := m.getSystem(ctx, state.str("name"))
+func readSystem(ctx context.Context, m *manager, state engine.Attrs) (*apm.System, error) {
+	id := state.Str("id")
+	if state.Known("name") {
+		s, err := m.getSystem(ctx, state.Str("name"))
 		switch {
 		case err == nil && (id == "" || s.SystemID == id):
 			return s, nil
@@ -98,7 +99,7 @@ func readSystem(ctx context.Context, m *manager, state attrs) (*apm.System, erro
 		}
 	}
 	if id == "" {
-		return nil, errGone
+		return nil, engine.ErrGone
 	}
 	systems, err := m.listSystems(ctx)
 	if err != nil {
@@ -109,26 +110,26 @@ func readSystem(ctx context.Context, m *manager, state attrs) (*apm.System, erro
 			return &systems[i], nil
 		}
 	}
-	return nil, errGone
+	return nil, engine.ErrGone
 }
 
-var newSystemDataSource = NewDataSource(dataSourceType[apm.System]{
-	name:        "system",
-	description: "Reads one system by name, with its nodes. Fails when the system does not exist.",
-	fields:      systemFields,
-	keys:        []string{"name"},
-	read: func(ctx context.Context, m *manager, config attrs) (*apm.System, error) {
-		return m.getSystem(ctx, config.str("name"))
+var newSystemDataSource = engine.NewDataSource(dataSourceType[apm.System]{
+	Name:        "system",
+	Description: "Reads one system by name, with its nodes. Fails when the system does not exist.",
+	Fields:      systemFields,
+	Keys:        []string{"name"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.System, error) {
+		return m.getSystem(ctx, config.Str("name"))
 	},
 })
 
-var newSystemsDataSource = NewListDataSource(listDataSourceType[apm.System]{
-	name:        "systems",
-	description: "Lists every system of the manager, sorted by name, with its node and server counts.",
-	listName:    "systems",
-	listDesc:    "The systems.",
-	fields:      systemFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.System, error) {
+var newSystemsDataSource = engine.NewListDataSource(listDataSourceType[apm.System]{
+	Name:            "systems",
+	Description:     "Lists every system of the manager, sorted by name, with its node and server counts.",
+	ListName:        "systems",
+	ListDescription: "The systems.",
+	Fields:          systemFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.System, error) {
 		systems, err := m.listSystems(ctx)
 		slices.SortFunc(systems, func(a, b apm.System) int { return strings.Compare(a.SystemName, b.SystemName) })
 		return systems, err

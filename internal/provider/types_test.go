@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Checks driven by the types the provider registers: a type added later is checked
@@ -140,9 +141,9 @@ func TestRegisteredTypesMatchTheirFieldTables(t *testing.T) {
 }
 
 func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
-	node := registeredTypes()["apm_node"].(*engineResource[nodeObject, *manager]) //nolint:forcetypeassert // registered above
+	node := registeredTypes()["apm_node"].(*engine.Resource[nodeObject, *manager]) //nolint:forcetypeassert // registered above
 	for id, ok := range map[string]bool{"shop/web-01": true, "SYS-0001/web-01": true, "web-01": false, "/web-01": false, "shop/": false, "a/b/c": false} {
-		_, err := node.t.importID.parse(id)
+		_, err := node.Type.ImportID.Parse(id)
 		if (err == nil) != ok {
 			t.Errorf("parse %q: err=%v, want ok=%v", id, err, ok)
 		}
@@ -154,43 +155,43 @@ func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
 
 func TestCreateConflictOffersAWorkingImportID(t *testing.T) {
 	conflict := &apm.Error{StatusCode: 409, Code: "CONFLICT", Message: "Node already exists: web-01"}
-	node := registeredTypes()["apm_node"].(*engineResource[nodeObject, *manager])     //nolint:forcetypeassert // registered above
-	system := registeredTypes()["apm_system"].(*engineResource[apm.System, *manager]) //nolint:forcetypeassert // registered above
-	plan := attrs{
+	node := registeredTypes()["apm_node"].(*engine.Resource[nodeObject, *manager])     //nolint:forcetypeassert // registered above
+	system := registeredTypes()["apm_system"].(*engine.Resource[apm.System, *manager]) //nolint:forcetypeassert // registered above
+	plan := engine.Attrs{
 		"system_id": tftypes.NewValue(tftypes.String, "SYS-0001"),
 		"name":      tftypes.NewValue(tftypes.String, "web-01"),
 		"id":        tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
 	}
-	d := node.createError(plan, conflict)
+	d := node.CreateError(plan, conflict)
 	for _, want := range []string{"terraform import apm_node.<name> SYS-0001/web-01", `id = "SYS-0001/web-01"`, "Node already exists"} {
 		if !strings.Contains(d.Detail(), want) {
 			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
 		}
 	}
 	// A system's id is unknown before it exists: the name stands for it.
-	if d := system.createError(plan, conflict); !strings.Contains(d.Detail(), "terraform import apm_system.<name> web-01") {
+	if d := system.CreateError(plan, conflict); !strings.Contains(d.Detail(), "terraform import apm_system.<name> web-01") {
 		t.Errorf("a system conflict must offer its name as the import ID:\n%s", d.Detail())
 	}
-	if other := node.createError(plan, &apm.Error{StatusCode: 400, Message: "bad"}); strings.Contains(other.Detail(), "import") {
+	if other := node.CreateError(plan, &apm.Error{StatusCode: 400, Message: "bad"}); strings.Contains(other.Detail(), "import") {
 		t.Errorf("only conflicts suggest an import: %s", other.Detail())
 	}
 }
 
 func TestFlattenKeepsTheUsersSpellingOfTheSameAddress(t *testing.T) {
-	typ := objectType(nodeFields)
-	prior := attrs{"host_ip": tftypes.NewValue(tftypes.String, "fd00::1")}
+	typ := engine.ObjectType(nodeFields)
+	prior := engine.Attrs{"host_ip": tftypes.NewValue(tftypes.String, "fd00::1")}
 	obj := &nodeObject{Node: apm.Node{NodeName: "web-01", HostIP: "fd00:0:0:0:0:0:0:1"}, SystemID: "SYS-1"}
-	got, err := attrsOf(flatten(typ, nodeFields, obj, prior))
+	got, err := engine.AttrsOf(engine.Flatten(typ, nodeFields, obj, prior))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.str("host_ip") != "fd00::1" || got.str("id") != "SYS-1/web-01" {
-		t.Errorf("host_ip %q id %q", got.str("host_ip"), got.str("id"))
+	if got.Str("host_ip") != "fd00::1" || got.Str("id") != "SYS-1/web-01" {
+		t.Errorf("host_ip %q id %q", got.Str("host_ip"), got.Str("id"))
 	}
 	obj.HostIP = "10.0.0.9"
-	got, _ = attrsOf(flatten(typ, nodeFields, obj, prior))
-	if got.str("host_ip") != "10.0.0.9" {
-		t.Errorf("a different address is drift and must show: got %s", got.str("host_ip"))
+	got, _ = engine.AttrsOf(engine.Flatten(typ, nodeFields, obj, prior))
+	if got.Str("host_ip") != "10.0.0.9" {
+		t.Errorf("a different address is drift and must show: got %s", got.Str("host_ip"))
 	}
 }
 

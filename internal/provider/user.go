@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Administration: the manager's users (by usrId), roles (by authId) and the grants
@@ -29,7 +30,7 @@ import (
 // grants to go, then names the users that still hold it.
 
 func userResources() []func() resource.Resource {
-	return []func() resource.Resource{NewResource(userType), NewResource(roleType), NewResource(userRoleType)}
+	return []func() resource.Resource{engine.NewResource(userType), engine.NewResource(roleType), engine.NewResource(userRoleType)}
 }
 
 func userDataSources() []func() datasource.DataSource {
@@ -58,9 +59,9 @@ type userObject struct {
 // userRoleItem is one role of a user, in data sources.
 type userRoleItem struct{ RoleID, Name string }
 
-var userRoleItemFields = []field[userRoleItem]{
-	stringField("role_id", "The role's `authId`.", func(r *userRoleItem) string { return r.RoleID }),
-	stringField("name", "The role's name (`authNm`).", func(r *userRoleItem) string { return r.Name }),
+var userRoleItemFields = []engine.Field[userRoleItem]{
+	engine.StringField("role_id", "The role's `authId`.", func(r *userRoleItem) string { return r.RoleID }),
+	engine.StringField("name", "The role's name (`authNm`).", func(r *userRoleItem) string { return r.Name }),
 }
 
 // rolesOf is the user's roles, sorted by id.
@@ -74,58 +75,58 @@ func (u *userObject) rolesOf() []userRoleItem {
 }
 
 // userPassword is the user's password, a secret input changed in place.
-var userPassword = secret{
-	name: "password", what: "the user's password",
-	change: "Changing it sets the new password in place.",
-	rules:  []validator.String{passwordPolicyValidator{}},
+var userPassword = engine.Secret{
+	Name: "password", What: "the user's password",
+	Change: "Changing it sets the new password in place.",
+	Rules:  []validator.String{passwordPolicyValidator{}},
 }
 
-var userFields = append([]field[userObject]{
-	stringField("id", "The user's id, the same as `user_id`; refer to a user by it, as in `user_id = apm_user.example.id`.",
-		func(u *userObject) string { return u.UserID }).in(inResource).derivedFrom(joined("user_id")),
-	stringField("user_id", "The user's login id (`usrId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
-		func(u *userObject) string { return u.UserID }).replacing().validate(adminIDValidators()...),
-	stringField("user_name", "The user's display name (`usrNm`), 1 to 100 characters.",
-		func(u *userObject) string { return u.UserName }).input().validate(displayNameValidators()...),
-	stringField("created_at", "The day the user was created, `yyyy-MM-dd`, in the manager's time zone.",
-		func(u *userObject) string { return u.CreatedAt.Raw }).in(inDetail),
-	listField("roles", "The roles granted to the user, sorted by id.", userRoleItemFields, (*userObject).rolesOf).in(observed),
-}, secretFields[userObject](userPassword)...)
+var userFields = append([]engine.Field[userObject]{
+	engine.StringField("id", "The user's id, the same as `user_id`; refer to a user by it, as in `user_id = apm_user.example.id`.",
+		func(u *userObject) string { return u.UserID }).In(engine.InResource).DerivedFrom(engine.Joined("user_id")),
+	engine.StringField("user_id", "The user's login id (`usrId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
+		func(u *userObject) string { return u.UserID }).Replacing().Validate(adminIDValidators()...),
+	engine.StringField("user_name", "The user's display name (`usrNm`), 1 to 100 characters.",
+		func(u *userObject) string { return u.UserName }).Input().Validate(displayNameValidators()...),
+	engine.StringField("created_at", "The day the user was created, `yyyy-MM-dd`, in the manager's time zone.",
+		func(u *userObject) string { return u.CreatedAt.Raw }).In(engine.InDetail),
+	engine.ListField("roles", "The roles granted to the user, sorted by id.", userRoleItemFields, (*userObject).rolesOf).In(engine.Observed),
+}, engine.SecretFields[userObject](userPassword)...)
 
 var userType = resourceType[userObject]{
-	name: "user",
-	description: "A user of the manager. Changing `user_name` or the password is done in place; changing `user_id` replaces the user. " +
+	Name: "user",
+	Description: "A user of the manager. Changing `user_name` or the password is done in place; changing `user_id` replaces the user. " +
 		"The password must have 8 to 128 characters with at least one letter, one digit and one special character; the manager never reports it, " +
 		"so give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state, " +
 		"and change `password_wo_version` to set a new one. Roles are granted with `apm_user_role`; deleting a user removes its grants.",
-	fields:     userFields,
-	importID:   importID{parts: []idPart{{attr: "user_id", form: "<user_id>"}}, example: "alice"},
-	describe:   func(a attrs) string { return fmt.Sprintf("user %q", a.str("user_id")) },
-	validators: userPassword.validators(),
-	create: func(ctx context.Context, m *manager, plan attrs) error {
-		return m.CreateUser(ctx, apm.UserSpec{UserID: plan.str("user_id"), UserName: plan.str("user_name"), Password: userPassword.value(plan)})
+	Fields:     userFields,
+	ImportID:   importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}}, Example: "alice"},
+	Describe:   func(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str("user_id")) },
+	Validators: userPassword.Validators(),
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+		return m.CreateUser(ctx, apm.UserSpec{UserID: plan.Str("user_id"), UserName: plan.Str("user_name"), Password: userPassword.Value(plan)})
 	},
-	read: readUser,
-	update: func(ctx context.Context, m *manager, plan, state attrs) error {
-		upd := apm.UserUpdate{UserName: plan.str("user_name")}
+	Read: readUser,
+	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+		upd := apm.UserUpdate{UserName: plan.Str("user_name")}
 		if passwordChanged(plan, state) {
-			upd.Password = userPassword.value(plan)
+			upd.Password = userPassword.Value(plan)
 		}
-		return m.ModifyUser(ctx, state.str("user_id"), upd)
+		return m.ModifyUser(ctx, state.Str("user_id"), upd)
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		return m.DeleteUser(ctx, state.str("user_id"))
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		return m.DeleteUser(ctx, state.Str("user_id"))
 	},
 }
 
 // passwordChanged tells whether an update must send the password: its version or its
 // sensitive value changed (the write-only value is never in state to compare).
-func passwordChanged(plan, state attrs) bool {
-	return !plan[userPassword.version()].Equal(state[userPassword.version()]) || !plan[userPassword.name].Equal(state[userPassword.name])
+func passwordChanged(plan, state engine.Attrs) bool {
+	return !plan[userPassword.Version()].Equal(state[userPassword.Version()]) || !plan[userPassword.Name].Equal(state[userPassword.Name])
 }
 
-func readUser(ctx context.Context, m *manager, a attrs) (*userObject, error) {
-	u, err := m.GetUser(ctx, a.str("user_id"))
+func readUser(ctx context.Context, m *manager, a engine.Attrs) (*userObject, error) {
+	u, err := m.GetUser(ctx, a.Str("user_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -221,61 +222,61 @@ func actionTypesValue(r *apm.Role) tftypes.Value {
 
 const roleActionTypesDescription = "What the role allows: a non-empty set of `READ`, `WRITE` and `EXECUTE`."
 
-var roleFields = []field[apm.Role]{
-	stringField("id", "The role's id, the same as `role_id`; refer to a role by it, as in `role_id = apm_role.example.id`.",
-		func(r *apm.Role) string { return r.AuthID }).in(inResource).derivedFrom(joined("role_id")),
-	stringField("role_id", "The role's id (`authId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
-		func(r *apm.Role) string { return r.AuthID }).replacing().validate(adminIDValidators()...),
-	stringField("name", "The role's name (`authNm`), 1 to 100 characters.",
-		func(r *apm.Role) string { return r.AuthName }).input().validate(displayNameValidators()...),
-	customField("action_types", rschema.SetAttribute{
+var roleFields = []engine.Field[apm.Role]{
+	engine.StringField("id", "The role's id, the same as `role_id`; refer to a role by it, as in `role_id = apm_role.example.id`.",
+		func(r *apm.Role) string { return r.AuthID }).In(engine.InResource).DerivedFrom(engine.Joined("role_id")),
+	engine.StringField("role_id", "The role's id (`authId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
+		func(r *apm.Role) string { return r.AuthID }).Replacing().Validate(adminIDValidators()...),
+	engine.StringField("name", "The role's name (`authNm`), 1 to 100 characters.",
+		func(r *apm.Role) string { return r.AuthName }).Input().Validate(displayNameValidators()...),
+	engine.CustomField("action_types", rschema.SetAttribute{
 		MarkdownDescription: roleActionTypesDescription + " An action type changed outside Terraform shows in the next plan, and apply sets it back. Updated in place.",
 		ElementType:         types.StringType, Required: true,
 		Validators: []validator.Set{
 			setvalidator.SizeAtLeast(1),
 			setvalidator.ValueStringsAre(stringvalidator.OneOf(actionTypeValues...)),
 		},
-	}, stringSetType, actionTypesValue).withDataAttribute(actionTypesDataAttribute),
-	stringField("description", "A description of the role. Left out, it is not managed.",
-		func(r *apm.Role) string { return r.Description }).in(inResource | inDetail).optionalInput(),
+	}, stringSetType, actionTypesValue).WithDataAttribute(actionTypesDataAttribute),
+	engine.StringField("description", "A description of the role. Left out, it is not managed.",
+		func(r *apm.Role) string { return r.Description }).In(engine.InResource | engine.InDetail).OptionalInput(),
 }
 
 var roleType = resourceType[apm.Role]{
-	name: "role",
-	description: "A role of the manager: a named set of action types (`READ`, `WRITE`, `EXECUTE`) that `apm_user_role` grants to users. " +
+	Name: "role",
+	Description: "A role of the manager: a named set of action types (`READ`, `WRITE`, `EXECUTE`) that `apm_user_role` grants to users. " +
 		"Every change but `role_id` is made in place. The manager refuses to delete a role that is still granted: the delete waits " +
 		"for the grants to be revoked (by `apm_user_role` resources destroyed in the same run), then names the users that still hold it.",
-	fields:        roleFields,
-	importID:      importID{parts: []idPart{{attr: "role_id", form: "<role_id>"}}, example: "operators"},
-	deleteTimeout: 2 * time.Minute,
-	describe:      func(a attrs) string { return fmt.Sprintf("role %q", a.str("role_id")) },
-	create: func(ctx context.Context, m *manager, plan attrs) error {
-		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.str("role_id"), AuthName: plan.str("name"),
-			ActionTypes: actionTypesOf(plan), Description: plan.str("description")})
+	Fields:        roleFields,
+	ImportID:      importID{Parts: []idPart{{Attr: "role_id", Form: "<role_id>"}}, Example: "operators"},
+	DeleteTimeout: 2 * time.Minute,
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str("role_id")) },
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str("role_id"), AuthName: plan.Str("name"),
+			ActionTypes: actionTypesOf(plan), Description: plan.Str("description")})
 	},
-	read: func(ctx context.Context, m *manager, a attrs) (*apm.Role, error) {
-		return m.GetRole(ctx, a.str("role_id"))
+	Read: func(ctx context.Context, m *manager, a engine.Attrs) (*apm.Role, error) {
+		return m.GetRole(ctx, a.Str("role_id"))
 	},
-	update: func(ctx context.Context, m *manager, plan, state attrs) error {
-		upd := apm.RoleUpdate{AuthName: plan.str("name"), ActionTypes: actionTypesOf(plan)}
+	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+		upd := apm.RoleUpdate{AuthName: plan.Str("name"), ActionTypes: actionTypesOf(plan)}
 		switch {
-		case plan.known("description"):
-			d := plan.str("description")
+		case plan.Known("description"):
+			d := plan.Str("description")
 			upd.Description = &d
-		case state.known("description"):
+		case state.Known("description"):
 			// Left out now: the description set by Terraform is cleared.
 			upd.Description = new(string)
 		}
-		return m.ModifyRole(ctx, state.str("role_id"), upd)
+		return m.ModifyRole(ctx, state.Str("role_id"), upd)
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		return m.DeleteRole(ctx, state.str("role_id"))
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		return m.DeleteRole(ctx, state.Str("role_id"))
 	},
-	blockers: roleHolders,
+	Blockers: roleHolders,
 }
 
 // actionTypesOf is the action types a plan declares, in the manager's order.
-func actionTypesOf(a attrs) []apm.ActionType {
+func actionTypesOf(a engine.Attrs) []apm.ActionType {
 	have := stringsOf(a["action_types"])
 	out := make([]apm.ActionType, 0, len(have))
 	for _, v := range actionTypeValues {
@@ -287,14 +288,14 @@ func actionTypesOf(a attrs) []apm.ActionType {
 }
 
 // roleHolders names the users that hold the role.
-func roleHolders(ctx context.Context, m *manager, state attrs) ([]string, error) {
+func roleHolders(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
 	users, err := m.ListUsers(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, u := range users {
-		if slices.Contains(u.Roles, state.str("role_id")) {
+		if slices.Contains(u.Roles, state.Str("role_id")) {
 			names = append(names, fmt.Sprintf("user %q", u.UserID))
 		}
 	}
@@ -307,37 +308,37 @@ func roleHolders(ctx context.Context, m *manager, state attrs) ([]string, error)
 // userGrant is one role granted to one user.
 type userGrant struct{ UserID, RoleID string }
 
-var userRoleFields = []field[userGrant]{
-	stringField("id", "`<user_id>/<role_id>`.", func(g *userGrant) string { return g.UserID + "/" + g.RoleID }).
-		in(inResource).derivedFrom(joined("user_id", "role_id")),
-	stringField("user_id", "The `user_id` of the user, such as `apm_user.example.id`.",
-		func(g *userGrant) string { return g.UserID }).in(inResource).replacing().validate(adminIDValidators()...),
-	stringField("role_id", "The `role_id` of the role, such as `apm_role.example.id`.",
-		func(g *userGrant) string { return g.RoleID }).in(inResource).replacing().validate(adminIDValidators()...),
+var userRoleFields = []engine.Field[userGrant]{
+	engine.StringField("id", "`<user_id>/<role_id>`.", func(g *userGrant) string { return g.UserID + "/" + g.RoleID }).
+		In(engine.InResource).DerivedFrom(engine.Joined("user_id", "role_id")),
+	engine.StringField("user_id", "The `user_id` of the user, such as `apm_user.example.id`.",
+		func(g *userGrant) string { return g.UserID }).In(engine.InResource).Replacing().Validate(adminIDValidators()...),
+	engine.StringField("role_id", "The `role_id` of the role, such as `apm_role.example.id`.",
+		func(g *userGrant) string { return g.RoleID }).In(engine.InResource).Replacing().Validate(adminIDValidators()...),
 }
 
 var userRoleType = resourceType[userGrant]{
-	name: "user_role",
-	noun: "grant",
-	description: "One role granted to one user. Creating it grants the role, destroying it revokes it; other roles of the user, granted outside Terraform " +
+	Name: "user_role",
+	Noun: "grant",
+	Description: "One role granted to one user. Creating it grants the role, destroying it revokes it; other roles of the user, granted outside Terraform " +
 		"or by other `apm_user_role` resources, are left alone. A grant revoked outside Terraform is granted again by the next apply.",
-	fields: userRoleFields,
-	importID: importID{parts: []idPart{{attr: "user_id", form: "<user_id>"}, {attr: "role_id", form: "<role_id>"}},
-		example: "alice/operators"},
-	idempotentCreate: true,
-	describe: func(a attrs) string {
-		return fmt.Sprintf("grant of role %q to user %q", a.str("role_id"), a.str("user_id"))
+	Fields: userRoleFields,
+	ImportID: importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}, {Attr: "role_id", Form: "<role_id>"}},
+		Example: "alice/operators"},
+	IdempotentCreate: true,
+	Describe: func(a engine.Attrs) string {
+		return fmt.Sprintf("grant of role %q to user %q", a.Str("role_id"), a.Str("user_id"))
 	},
-	create: func(ctx context.Context, m *manager, plan attrs) error {
-		return m.GrantRole(ctx, plan.str("user_id"), plan.str("role_id"))
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+		return m.GrantRole(ctx, plan.Str("user_id"), plan.Str("role_id"))
 	},
-	read:   readGrant,
-	update: func(context.Context, *manager, attrs, attrs) error { return nil }, // every input replaces
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		err := m.RevokeRole(ctx, state.str("user_id"), state.str("role_id"))
-		if err != nil && !isGone(err) && apm.HasStatus(err, 404) {
+	Read:   readGrant,
+	Update: func(context.Context, *manager, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		err := m.RevokeRole(ctx, state.Str("user_id"), state.Str("role_id"))
+		if err != nil && !engine.IsGone(err) && apm.HasStatus(err, 404) {
 			// The role may be gone, and its grants with it.
-			if _, rerr := m.GetRole(ctx, state.str("role_id")); apm.IsNotFound(rerr) {
+			if _, rerr := m.GetRole(ctx, state.Str("role_id")); apm.IsNotFound(rerr) {
 				return nil
 			}
 		}
@@ -347,26 +348,26 @@ var userRoleType = resourceType[userGrant]{
 
 // readGrant reads the user's roles: the grant is gone when the role is not among them
 // (or the user is gone).
-func readGrant(ctx context.Context, m *manager, a attrs) (*userGrant, error) {
-	roles, err := m.ListUserRoles(ctx, a.str("user_id"))
+func readGrant(ctx context.Context, m *manager, a engine.Attrs) (*userGrant, error) {
+	roles, err := m.ListUserRoles(ctx, a.Str("user_id"))
 	if err != nil {
 		return nil, err
 	}
-	g := &userGrant{UserID: a.str("user_id"), RoleID: a.str("role_id")}
+	g := &userGrant{UserID: a.Str("user_id"), RoleID: a.Str("role_id")}
 	if !slices.ContainsFunc(roles, func(r apm.UserRole) bool { return r.AuthID == g.RoleID }) {
-		return nil, fmt.Errorf("user %q does not hold role %q: %w", g.UserID, g.RoleID, errGone)
+		return nil, fmt.Errorf("user %q does not hold role %q: %w", g.UserID, g.RoleID, engine.ErrGone)
 	}
 	return g, nil
 }
 
 // ---- data sources ----
 
-var newUserDataSource = NewDataSource(dataSourceType[userObject]{
-	name:        "user",
-	description: "Reads one user by `user_id`, with its roles. The manager never reports a password. Fails when the user does not exist.",
-	fields:      userFields,
-	keys:        []string{"user_id"},
-	read: func(ctx context.Context, m *manager, config attrs) (*userObject, error) {
+var newUserDataSource = engine.NewDataSource(dataSourceType[userObject]{
+	Name:        "user",
+	Description: "Reads one user by `user_id`, with its roles. The manager never reports a password. Fails when the user does not exist.",
+	Fields:      userFields,
+	Keys:        []string{"user_id"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*userObject, error) {
 		u, err := readUser(ctx, m, config)
 		if err != nil {
 			return nil, err
@@ -386,13 +387,13 @@ var newUserDataSource = NewDataSource(dataSourceType[userObject]{
 	},
 })
 
-var newUsersDataSource = NewListDataSource(listDataSourceType[userObject]{
-	name:        "users",
-	description: "Lists every user of the manager, sorted by `user_id`, with their roles. The manager never reports a password.",
-	listName:    "users",
-	listDesc:    "The users.",
-	fields:      userFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]userObject, error) {
+var newUsersDataSource = engine.NewListDataSource(listDataSourceType[userObject]{
+	Name:            "users",
+	Description:     "Lists every user of the manager, sorted by `user_id`, with their roles. The manager never reports a password.",
+	ListName:        "users",
+	ListDescription: "The users.",
+	Fields:          userFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]userObject, error) {
 		users, err := m.ListUsers(ctx)
 		if err != nil {
 			return nil, err
@@ -416,23 +417,23 @@ var newUsersDataSource = NewListDataSource(listDataSourceType[userObject]{
 
 var actionTypesDataAttribute = dschema.SetAttribute{MarkdownDescription: roleActionTypesDescription, ElementType: types.StringType, Computed: true}
 
-var newRoleDataSource = NewDataSource(dataSourceType[apm.Role]{
-	name:        "role",
-	description: "Reads one role by `role_id`. Fails when the role does not exist.",
-	fields:      roleFields,
-	keys:        []string{"role_id"},
-	read: func(ctx context.Context, m *manager, config attrs) (*apm.Role, error) {
-		return m.GetRole(ctx, config.str("role_id"))
+var newRoleDataSource = engine.NewDataSource(dataSourceType[apm.Role]{
+	Name:        "role",
+	Description: "Reads one role by `role_id`. Fails when the role does not exist.",
+	Fields:      roleFields,
+	Keys:        []string{"role_id"},
+	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.Role, error) {
+		return m.GetRole(ctx, config.Str("role_id"))
 	},
 })
 
-var newRolesDataSource = NewListDataSource(listDataSourceType[apm.Role]{
-	name:        "roles",
-	description: "Lists every role of the manager, sorted by `role_id`, with its action types.",
-	listName:    "roles",
-	listDesc:    "The roles.",
-	fields:      roleFields,
-	list: func(ctx context.Context, m *manager, _ attrs) ([]apm.Role, error) {
+var newRolesDataSource = engine.NewListDataSource(listDataSourceType[apm.Role]{
+	Name:            "roles",
+	Description:     "Lists every role of the manager, sorted by `role_id`, with its action types.",
+	ListName:        "roles",
+	ListDescription: "The roles.",
+	Fields:          roleFields,
+	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.Role, error) {
 		roles, err := m.ListRoles(ctx)
 		slices.SortFunc(roles, func(a, b apm.Role) int { return strings.Compare(a.AuthID, b.AuthID) })
 		return roles, err

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Naming rules of the manager (api/decisions.md), checked at plan time so that bad input never
@@ -93,7 +94,7 @@ const (
 )
 
 func (v durationValidator) Description(context.Context) string {
-	return fmt.Sprintf(`value must be a duration from %s to %s, such as "30s", "1m30s" or "2m"`, formatDuration(v.min), formatDuration(v.max))
+	return fmt.Sprintf(`value must be a duration from %s to %s, such as "30s", "1m30s" or "2m"`, engine.FormatDuration(v.min), engine.FormatDuration(v.max))
 }
 
 func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }

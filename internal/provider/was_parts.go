@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // The parts of a WAS server: its session clustering, the datasources attached to it and
@@ -30,9 +31,9 @@ import (
 
 func wasPartResources() []func() resource.Resource {
 	return []func() resource.Resource{
-		NewResource(wasSessionClusterType),
-		NewResource(wasDatasourceType),
-		NewResource(wasApplicationType),
+		engine.NewResource(wasSessionClusterType),
+		engine.NewResource(wasDatasourceType),
+		engine.NewResource(wasApplicationType),
 	}
 }
 
@@ -41,16 +42,16 @@ func wasPartDataSources() []func() datasource.DataSource {
 }
 
 // wasServerRefField is the was_server_id of a part: its server's id.
-func wasServerRefField[T any](get func(*T) string) field[T] {
-	return stringField("was_server_id", "The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
+func wasServerRefField[T any](get func(*T) string) engine.Field[T] {
+	return engine.StringField("was_server_id", "The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed.", get).
-		replacing().validate(serverRefValidator{kind: "was"})
+		Replacing().Validate(serverRefValidator{kind: "was"})
 }
 
 // wasPartServer describes the server of a part in diagnostics: `WAS server "was-1" on
 // node "app-01"`.
-func wasPartServer(a attrs) string {
-	nodeRef, serverID, _ := splitServerRef(a.str("was_server_id"))
+func wasPartServer(a engine.Attrs) string {
+	nodeRef, serverID, _ := splitServerRef(a.Str("was_server_id"))
 	_, node, _ := splitNodeRef(nodeRef)
 	return fmt.Sprintf("WAS server %q on node %q", serverID, node)
 }
@@ -67,7 +68,7 @@ func getWASPartServer(ctx context.Context, m *manager, serverRef string) (*apm.S
 
 // noUpdate is the update of a part whose every input replaces it: the engine calls it
 // only for what it records without sending (timeouts).
-func noUpdate(context.Context, *manager, attrs, attrs) error { return nil }
+func noUpdate(context.Context, *manager, engine.Attrs, engine.Attrs) error { return nil }
 
 // ---- session clustering ----
 
@@ -90,18 +91,18 @@ func hostValidators() []validator.String {
 	}
 }
 
-var wasSessionClusterFields = []field[wasSessionCluster]{
-	stringField("id", "The WAS server's id, `<system_id>/<node>/<server_id>`: a server has at most one session clustering.",
+var wasSessionClusterFields = []engine.Field[wasSessionCluster]{
+	engine.StringField("id", "The WAS server's id, `<system_id>/<node>/<server_id>`: a server has at most one session clustering.",
 		func(c *wasSessionCluster) string { return c.ServerID }),
 	wasServerRefField(func(c *wasSessionCluster) string { return c.ServerID }),
-	stringField("primary_host", "Host name or IP address of the primary session server.",
-		func(c *wasSessionCluster) string { return c.PrimaryHost }).input().validate(hostValidators()...).reportedWhen(clusterReported),
-	int64Field("primary_port", "Port of the primary session server, 1 to 65535.",
-		func(c *wasSessionCluster) int64 { return c.PrimaryPort }).input().validateInt64(portValidators()...).reportedWhen(clusterReported),
+	engine.StringField("primary_host", "Host name or IP address of the primary session server.",
+		func(c *wasSessionCluster) string { return c.PrimaryHost }).Input().Validate(hostValidators()...).ReportedWhen(clusterReported),
+	engine.Int64Field("primary_port", "Port of the primary session server, 1 to 65535.",
+		func(c *wasSessionCluster) int64 { return c.PrimaryPort }).Input().ValidateInt64(portValidators()...).ReportedWhen(clusterReported),
 	// The manager replaces the whole set-up on every write, so a secondary server left out
 	// of the configuration means none: unlike an optional input of the engine (unmanaged
 	// when left out), a secondary server added outside Terraform shows as drift.
-	customField("secondary_host", rschema.StringAttribute{
+	engine.CustomField("secondary_host", rschema.StringAttribute{
 		MarkdownDescription: "Host name or IP address of the secondary session server; set it together with `secondary_port`. " +
 			"Left out, the clustering has no secondary server (one added outside Terraform shows in the next plan). Updated in place.",
 		Optional: true, Validators: hostValidators(),
@@ -110,54 +111,54 @@ var wasSessionClusterFields = []field[wasSessionCluster]{
 			return tftypes.NewValue(tftypes.String, nil)
 		}
 		return tftypes.NewValue(tftypes.String, c.SecondaryHost)
-	}).reportedWhen(clusterReported),
-	customField("secondary_port", rschema.Int64Attribute{
+	}).ReportedWhen(clusterReported),
+	engine.CustomField("secondary_port", rschema.Int64Attribute{
 		MarkdownDescription: "Port of the secondary session server, 1 to 65535; set it together with `secondary_host`. Updated in place.",
 		Optional:            true, Validators: portValidators(),
 	}, tftypes.Number, func(c *wasSessionCluster) tftypes.Value {
 		if c.SecondaryPort == 0 {
 			return tftypes.NewValue(tftypes.Number, nil)
 		}
-		return int64Value(c.SecondaryPort)
-	}).reportedWhen(clusterReported),
+		return engine.Int64Value(c.SecondaryPort)
+	}).ReportedWhen(clusterReported),
 }
 
 var wasSessionClusterType = resourceType[wasSessionCluster]{
-	noun:             "session clustering",
-	idempotentCreate: true,
-	name:             "was_session_cluster",
-	description: "The session clustering of a WAS server: the session servers that hold its HTTP sessions, so that another server of the cluster can take them over. " +
+	Noun:             "session clustering",
+	IdempotentCreate: true,
+	Name:             "was_session_cluster",
+	Description: "The session clustering of a WAS server: the session servers that hold its HTTP sessions, so that another server of the cluster can take them over. " +
 		"A server has at most one; every change is applied in place, as the manager replaces the whole set-up. " +
 		"Creating it where the server has session clustering already fails (import it instead); destroying it removes the session clustering.",
-	fields: wasSessionClusterFields,
-	importID: importID{
-		parts:   []idPart{serverRefPart("was_server_id")},
-		example: "shop/app-01/was-1",
+	Fields: wasSessionClusterFields,
+	ImportID: importID{
+		Parts:   []idPart{serverRefPart("was_server_id")},
+		Example: "shop/app-01/was-1",
 	},
-	describe: func(a attrs) string { return "session clustering of " + wasPartServer(a) },
-	validators: []resource.ConfigValidator{
+	Describe: func(a engine.Attrs) string { return "session clustering of " + wasPartServer(a) },
+	Validators: []resource.ConfigValidator{
 		resourcevalidator.RequiredTogether(path.MatchRoot("secondary_host"), path.MatchRoot("secondary_port")),
 	},
-	create: createWASSessionCluster,
-	read:   readWASSessionCluster,
-	update: func(ctx context.Context, m *manager, plan, _ attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.str("was_server_id"), func(ref apm.ServerRef) error {
+	Create: createWASSessionCluster,
+	Read:   readWASSessionCluster,
+	Update: func(ctx context.Context, m *manager, plan, _ engine.Attrs) error {
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
 		})
 	},
 	// A server without session clustering answers 404 "Session clustering not found:
 	// <server>", which means gone: done.
-	delete: func(ctx context.Context, m *manager, state attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, state.str("was_server_id"), func(ref apm.ServerRef) error {
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		return m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.RemoveSessionCluster(ctx, ref)
 		})
 	},
 }
 
-func sessionClusterOf(a attrs) apm.SessionCluster {
+func sessionClusterOf(a engine.Attrs) apm.SessionCluster {
 	return apm.SessionCluster{
-		PrimaryHost: a.str("primary_host"), PrimaryPort: a.int64("primary_port"),
-		SecondaryHost: a.str("secondary_host"), SecondaryPort: a.int64("secondary_port"),
+		PrimaryHost: a.Str("primary_host"), PrimaryPort: a.Int64("primary_port"),
+		SecondaryHost: a.Str("secondary_host"), SecondaryPort: a.Int64("secondary_port"),
 	}
 }
 
@@ -165,8 +166,8 @@ func sessionClusterOf(a attrs) apm.SessionCluster {
 // whatever the server has, so that a create would silently take over a set-up that
 // someone else made: the server is read first, and one that has session clustering is a
 // conflict, for which the engine offers import (or adopts it with adopt_existing).
-func createWASSessionCluster(ctx context.Context, m *manager, plan attrs) error {
-	return m.onServerRef(ctx, apm.KindWAS, plan.str("was_server_id"), func(ref apm.ServerRef) error {
+func createWASSessionCluster(ctx context.Context, m *manager, plan engine.Attrs) error {
+	return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 		srv, err := m.GetServer(ctx, ref)
 		if err != nil {
 			return err
@@ -197,8 +198,8 @@ func (e clusterExistsError) Unwrap() error {
 
 // readWASSessionCluster reads the server's detail: a server that reports no session
 // clustering has none (gone); one that does not report the field keeps the state.
-func readWASSessionCluster(ctx context.Context, m *manager, a attrs) (*wasSessionCluster, error) {
-	id := a.str("was_server_id")
+func readWASSessionCluster(ctx context.Context, m *manager, a engine.Attrs) (*wasSessionCluster, error) {
+	id := a.Str("was_server_id")
 	srv, err := getWASPartServer(ctx, m, id)
 	if err != nil {
 		return nil, err
@@ -208,7 +209,7 @@ func readWASSessionCluster(ctx context.Context, m *manager, a attrs) (*wasSessio
 		return c, nil
 	}
 	if srv.SessionCluster == nil {
-		return nil, fmt.Errorf("%s has no session clustering: %w", wasPartServer(a), errGone)
+		return nil, fmt.Errorf("%s has no session clustering: %w", wasPartServer(a), engine.ErrGone)
 	}
 	c.SessionCluster = *srv.SessionCluster
 	return c, nil
@@ -223,47 +224,47 @@ type wasDatasource struct {
 
 var wasDatasourceNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-var wasDatasourceFields = []field[wasDatasource]{
-	stringField("id", "`<was_server_id>/<datasource_name>`.", func(d *wasDatasource) string { return d.ServerID + "/" + d.Name }),
+var wasDatasourceFields = []engine.Field[wasDatasource]{
+	engine.StringField("id", "`<was_server_id>/<datasource_name>`.", func(d *wasDatasource) string { return d.ServerID + "/" + d.Name }),
 	wasServerRefField(func(d *wasDatasource) string { return d.ServerID }),
-	stringField("datasource_name", "The `resourceName` of the datasource to attach (a datasource resource of the manager): 1 to 64 letters, digits, `.`, `-` or `_`.",
-		func(d *wasDatasource) string { return d.Name }).replacing().
-		validate(stringvalidator.RegexMatches(wasDatasourceNamePattern, "must be 1 to 64 characters, each a letter, a digit, '.', '-' or '_'")),
+	engine.StringField("datasource_name", "The `resourceName` of the datasource to attach (a datasource resource of the manager): 1 to 64 letters, digits, `.`, `-` or `_`.",
+		func(d *wasDatasource) string { return d.Name }).Replacing().
+		Validate(stringvalidator.RegexMatches(wasDatasourceNamePattern, "must be 1 to 64 characters, each a letter, a digit, '.', '-' or '_'")),
 }
 
 var wasDatasourceType = resourceType[wasDatasource]{
-	noun: "datasource attachment",
-	name: "was_datasource",
-	description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
+	Noun: "datasource attachment",
+	Name: "was_datasource",
+	Description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
 		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone.",
-	fields: wasDatasourceFields,
-	importID: importID{
-		parts:   []idPart{serverRefPart("was_server_id"), {attr: "datasource_name", form: "<datasource_name>"}},
-		example: "shop/app-01/was-1/orders-ds",
+	Fields: wasDatasourceFields,
+	ImportID: importID{
+		Parts:   []idPart{serverRefPart("was_server_id"), {Attr: "datasource_name", Form: "<datasource_name>"}},
+		Example: "shop/app-01/was-1/orders-ds",
 	},
-	describe: func(a attrs) string {
-		return fmt.Sprintf("datasource %q on %s", a.str("datasource_name"), wasPartServer(a))
+	Describe: func(a engine.Attrs) string {
+		return fmt.Sprintf("datasource %q on %s", a.Str("datasource_name"), wasPartServer(a))
 	},
-	create: func(ctx context.Context, m *manager, plan attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.str("was_server_id"), func(ref apm.ServerRef) error {
-			return m.AttachDatasource(ctx, ref, plan.str("datasource_name"))
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
+			return m.AttachDatasource(ctx, ref, plan.Str("datasource_name"))
 		})
 	},
-	read:   readWASDatasource,
-	update: noUpdate,
-	delete: deleteWASDatasource,
+	Read:   readWASDatasource,
+	Update: noUpdate,
+	Delete: deleteWASDatasource,
 }
 
 // readWASDatasource reads the server's detail: a datasource missing from a reported list
 // is detached (gone); a detail without the list keeps the state.
-func readWASDatasource(ctx context.Context, m *manager, a attrs) (*wasDatasource, error) {
-	d := &wasDatasource{ServerID: a.str("was_server_id"), Name: a.str("datasource_name")}
+func readWASDatasource(ctx context.Context, m *manager, a engine.Attrs) (*wasDatasource, error) {
+	d := &wasDatasource{ServerID: a.Str("was_server_id"), Name: a.Str("datasource_name")}
 	srv, err := getWASPartServer(ctx, m, d.ServerID)
 	if err != nil {
 		return nil, err
 	}
 	if srv.Reported.Datasources && !slices.Contains(srv.Datasources, d.Name) {
-		return nil, fmt.Errorf("datasource %q is not attached to %s: %w", d.Name, wasPartServer(a), errGone)
+		return nil, fmt.Errorf("datasource %q is not attached to %s: %w", d.Name, wasPartServer(a), engine.ErrGone)
 	}
 	return d, nil
 }
@@ -271,15 +272,15 @@ func readWASDatasource(ctx context.Context, m *manager, a attrs) (*wasDatasource
 // deleteWASDatasource detaches the datasource. The manager answers a datasource that is
 // not attached with 404 "Datasource not attached: <name>", which does not have the shape
 // that says "does not exist" (api/decisions.md): the server is read to find out.
-func deleteWASDatasource(ctx context.Context, m *manager, state attrs) error {
-	name := state.str("datasource_name")
-	err := m.onServerRef(ctx, apm.KindWAS, state.str("was_server_id"), func(ref apm.ServerRef) error {
+func deleteWASDatasource(ctx context.Context, m *manager, state engine.Attrs) error {
+	name := state.Str("datasource_name")
+	err := m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
 		return m.DetachDatasource(ctx, ref, name)
 	})
-	if err == nil || isGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
+	if err == nil || engine.IsGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
 		return err
 	}
-	srv, rerr := getWASPartServer(ctx, m, state.str("was_server_id"))
+	srv, rerr := getWASPartServer(ctx, m, state.Str("was_server_id"))
 	return detachedAlready(err, srv, rerr, name)
 }
 
@@ -291,7 +292,7 @@ func deleteWASDatasource(ctx context.Context, m *manager, state attrs) error {
 //     own, and a NOT_FOUND that names the datasource says it is not attached.
 func detachedAlready(err error, srv *apm.Server, readErr error, name string) error {
 	switch {
-	case readErr != nil && isGone(readErr):
+	case readErr != nil && engine.IsGone(readErr):
 		return nil
 	case readErr != nil:
 		return err
@@ -320,68 +321,68 @@ type wasApplication struct {
 
 var contextPathPattern = regexp.MustCompile(`^/[^\s?#]*$`)
 
-var wasApplicationFields = []field[wasApplication]{
-	stringField("id", "`<was_server_id><context_path>`, such as `SYS-0001/app-01/was-1/shop`.",
+var wasApplicationFields = []engine.Field[wasApplication]{
+	engine.StringField("id", "`<was_server_id><context_path>`, such as `SYS-0001/app-01/was-1/shop`.",
 		func(a *wasApplication) string { return a.ServerID + a.ContextPath }),
 	wasServerRefField(func(a *wasApplication) string { return a.ServerID }),
-	stringField("context_path", "Context path the application is served under, starting with `/`, such as `/shop` (`/` for the root context).",
-		func(a *wasApplication) string { return a.ContextPath }).replacing().
-		validate(stringvalidator.RegexMatches(contextPathPattern, "must start with / and contain no white space, '?' or '#'")),
-	inputField[wasApplication]("source_path", "Absolute path of the application archive (such as a `.war` file) on the server's node. "+
+	engine.StringField("context_path", "Context path the application is served under, starting with `/`, such as `/shop` (`/` for the root context).",
+		func(a *wasApplication) string { return a.ContextPath }).Replacing().
+		Validate(stringvalidator.RegexMatches(contextPathPattern, "must start with / and contain no white space, '?' or '#'")),
+	engine.InputField[wasApplication]("source_path", "Absolute path of the application archive (such as a `.war` file) on the server's node. "+
 		"Changing it deploys the new archive: the application is undeployed and deployed again. "+
 		"The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
-		replacing().validate(absolutePathValidator()),
-	inputField[wasApplication]("application_name", "Name of the application in the manager. Defaults to the manager's choice "+
+		Replacing().Validate(absolutePathValidator()),
+	engine.InputField[wasApplication]("application_name", "Name of the application in the manager. Defaults to the manager's choice "+
 		"(in apmsim: the context path without slashes, `ROOT` for `/`). The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
-		optionalInput().replacing().validate(stringvalidator.LengthAtLeast(1)),
+		OptionalInput().Replacing().Validate(stringvalidator.LengthAtLeast(1)),
 }
 
 // contextPathPart is the last part of an application's import ID: the context path, with
 // or without its leading slash, so that shop/app-01/was-1/shop and shop/app-01/was-1//shop
 // both name /shop (and the id, <was_server_id><context_path>, imports as it is).
 var contextPathPart = idPart{
-	attr: "context_path", form: "<context_path>", rest: true,
-	accepts: "the context path with or without its leading slash (the root context: a lone /)",
-	resolve: func(_ context.Context, _ *manager, raw string) (string, error) {
+	Attr: "context_path", Form: "<context_path>", Rest: true,
+	Accepts: "the context path with or without its leading slash (the root context: a lone /)",
+	Resolve: func(_ context.Context, _ *manager, raw string) (string, error) {
 		return "/" + strings.TrimPrefix(raw, "/"), nil
 	},
 }
 
 var wasApplicationType = resourceType[wasApplication]{
-	noun: "application",
-	name: "was_application",
-	description: "An application deployed on a WAS server, served under its context path. Creating it deploys the archive at `source_path` on the server's node; " +
+	Noun: "application",
+	Name: "was_application",
+	Description: "An application deployed on a WAS server, served under its context path. Creating it deploys the archive at `source_path` on the server's node; " +
 		"destroying it undeploys the application. The deployment is managed, the application's status and session count are not " +
 		"(data source `apm_was_applications` reads them): an application undeployed outside Terraform is deployed again by the next apply.",
-	fields: wasApplicationFields,
-	importID: importID{
-		parts:   []idPart{serverRefPart("was_server_id"), contextPathPart},
-		example: "shop/app-01/was-1/shop",
+	Fields: wasApplicationFields,
+	ImportID: importID{
+		Parts:   []idPart{serverRefPart("was_server_id"), contextPathPart},
+		Example: "shop/app-01/was-1/shop",
 	},
-	describe: func(a attrs) string {
-		return fmt.Sprintf("application %q on %s", a.str("context_path"), wasPartServer(a))
+	Describe: func(a engine.Attrs) string {
+		return fmt.Sprintf("application %q on %s", a.Str("context_path"), wasPartServer(a))
 	},
-	create: func(ctx context.Context, m *manager, plan attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.str("was_server_id"), func(ref apm.ServerRef) error {
+	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.DeployApplication(ctx, ref, apm.Deployment{
-				ContextPath: plan.str("context_path"), SourcePath: plan.str("source_path"), ApplicationName: plan.str("application_name"),
+				ContextPath: plan.Str("context_path"), SourcePath: plan.Str("source_path"), ApplicationName: plan.Str("application_name"),
 			})
 		})
 	},
-	read:   readWASApplication,
-	update: noUpdate,
-	delete: deleteWASApplication,
+	Read:   readWASApplication,
+	Update: noUpdate,
+	Delete: deleteWASApplication,
 }
 
 // readWASApplication looks the context path up in the server's application statuses.
-func readWASApplication(ctx context.Context, m *manager, a attrs) (*wasApplication, error) {
-	app := &wasApplication{ServerID: a.str("was_server_id"), ContextPath: a.str("context_path")}
+func readWASApplication(ctx context.Context, m *manager, a engine.Attrs) (*wasApplication, error) {
+	app := &wasApplication{ServerID: a.Str("was_server_id"), ContextPath: a.Str("context_path")}
 	deployed, err := wasApplicationDeployed(ctx, m, app.ServerID, app.ContextPath)
 	if err != nil {
 		return nil, err
 	}
 	if !deployed {
-		return nil, fmt.Errorf("no application is deployed at %q on %s: %w", app.ContextPath, wasPartServer(a), errGone)
+		return nil, fmt.Errorf("no application is deployed at %q on %s: %w", app.ContextPath, wasPartServer(a), engine.ErrGone)
 	}
 	return app, nil
 }
@@ -397,17 +398,17 @@ func wasApplicationDeployed(ctx context.Context, m *manager, serverRef, contextP
 
 // deleteWASApplication undeploys the application. "Application not found: <path>" means
 // gone; any other 404 (the server's own, say) is checked against the statuses.
-func deleteWASApplication(ctx context.Context, m *manager, state attrs) error {
-	serverRef, contextPath := state.str("was_server_id"), state.str("context_path")
+func deleteWASApplication(ctx context.Context, m *manager, state engine.Attrs) error {
+	serverRef, contextPath := state.Str("was_server_id"), state.Str("context_path")
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) error {
 		return m.UndeployApplication(ctx, ref, contextPath)
 	})
-	if err == nil || isGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
+	if err == nil || engine.IsGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
 		return err
 	}
 	deployed, rerr := wasApplicationDeployed(ctx, m, serverRef, contextPath)
 	switch {
-	case rerr != nil && isGone(rerr), rerr == nil && !deployed:
+	case rerr != nil && engine.IsGone(rerr), rerr == nil && !deployed:
 		return nil
 	default:
 		return err
@@ -416,32 +417,32 @@ func deleteWASApplication(ctx context.Context, m *manager, state attrs) error {
 
 // ---- data source ----
 
-var wasApplicationStatusFields = []field[apm.ApplicationStatus]{
-	stringField("context_path", "Context path of the application, such as `/shop`.", func(s *apm.ApplicationStatus) string { return s.ContextPath }),
-	stringField("status", "Status of the application as the manager reports it, for example `running` or `stopped`.",
+var wasApplicationStatusFields = []engine.Field[apm.ApplicationStatus]{
+	engine.StringField("context_path", "Context path of the application, such as `/shop`.", func(s *apm.ApplicationStatus) string { return s.ContextPath }),
+	engine.StringField("status", "Status of the application as the manager reports it, for example `running` or `stopped`.",
 		func(s *apm.ApplicationStatus) string { return s.Status }),
-	int64Field("sessions", "Number of active HTTP sessions of the application.", func(s *apm.ApplicationStatus) int64 { return s.Sessions }),
+	engine.Int64Field("sessions", "Number of active HTTP sessions of the application.", func(s *apm.ApplicationStatus) int64 { return s.Sessions }),
 }
 
-var newWASApplicationsDataSource = NewListDataSource(listDataSourceType[apm.ApplicationStatus]{
-	name:        "was_applications",
-	description: "Lists the applications deployed on one WAS server, with their status and session count, sorted by context path. A server that does not exist is an error.",
-	listName:    "applications",
-	listDesc:    "The applications deployed on the server.",
-	fields:      wasApplicationStatusFields,
-	filters: map[string]dschema.Attribute{
+var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[apm.ApplicationStatus]{
+	Name:            "was_applications",
+	Description:     "Lists the applications deployed on one WAS server, with their status and session count, sorted by context path. A server that does not exist is an error.",
+	ListName:        "applications",
+	ListDescription: "The applications deployed on the server.",
+	Fields:          wasApplicationStatusFields,
+	Filters: map[string]dschema.Attribute{
 		"system_name": dschema.StringAttribute{MarkdownDescription: "Name of the server's system.", Required: true, Validators: systemNameValidators()},
 		"node_name":   dschema.StringAttribute{MarkdownDescription: "Name of the server's node.", Required: true, Validators: nodeNameValidators()},
 		"server_id":   dschema.StringAttribute{MarkdownDescription: "The manager's `serverId` of the WAS server.", Required: true, Validators: serverIDValidators()},
 	},
-	list: listWASApplications,
+	List: listWASApplications,
 })
 
-func listWASApplications(ctx context.Context, m *manager, config attrs) ([]apm.ApplicationStatus, error) {
-	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: config.str("server_id"), NodeName: config.str("node_name"), SystemName: config.str("system_name")}
+func listWASApplications(ctx context.Context, m *manager, config engine.Attrs) ([]apm.ApplicationStatus, error) {
+	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: config.Str("server_id"), NodeName: config.Str("node_name"), SystemName: config.Str("system_name")}
 	apps, err := m.ApplicationStatuses(ctx, ref)
-	if isGone(err) {
-		return nil, fmt.Errorf("no WAS server %q on node %q of system %q (%v): %w", ref.ServerID, ref.NodeName, ref.SystemName, err, errGone)
+	if engine.IsGone(err) {
+		return nil, fmt.Errorf("no WAS server %q on node %q of system %q (%v): %w", ref.ServerID, ref.NodeName, ref.SystemName, err, engine.ErrGone)
 	}
 	if err != nil {
 		return nil, err

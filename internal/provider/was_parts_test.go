@@ -20,6 +20,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // wasServersHCL declares shop/app-01 with apm_was_server.a (was-1) and, with two,
@@ -328,7 +329,7 @@ func TestWASApplicationImportID(t *testing.T) {
 		"shop/app-01/was-1/":          {},
 		"shop//was-1/shop":            {},
 	} {
-		parts, err := wasApplicationType.importID.parse(raw)
+		parts, err := wasApplicationType.ImportID.Parse(raw)
 		if want[0] == "" {
 			if err == nil {
 				t.Errorf("%q: parsed as %q, want an error", raw, parts)
@@ -341,7 +342,7 @@ func TestWASApplicationImportID(t *testing.T) {
 			t.Errorf("%q: %v", raw, err)
 			continue
 		}
-		got, _ := contextPathPart.resolve(context.Background(), nil, parts[1])
+		got, _ := contextPathPart.Resolve(context.Background(), nil, parts[1])
 		if parts[0] != want[0] || got != want[1] {
 			t.Errorf("%q: server %q and context path %q, want %q and %q", raw, parts[0], got, want[0], want[1])
 		}
@@ -365,7 +366,7 @@ func TestDetachedAlready(t *testing.T) {
 		readErr error
 		done    bool
 	}{
-		{"server gone", notAttached, nil, fmt.Errorf("no system: %w", errGone), true},
+		{"server gone", notAttached, nil, fmt.Errorf("no system: %w", engine.ErrGone), true},
 		{"server unreadable", notAttached, nil, errors.New("connection refused"), false},
 		{"not in the list", notAttached, reported("billing-ds"), nil, true},
 		{"still in the list", proxy, reported("orders-ds"), nil, false},
@@ -397,9 +398,9 @@ func TestWASPartsAgainstTheManager(t *testing.T) {
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	server := func(id string) string { return env.systemID("shop") + "/app-01/" + id }
 
-	cluster := attrs{"was_server_id": str(server("was-1")), "primary_host": str("10.0.0.31"), "primary_port": int64Value(15200)}
+	cluster := engine.Attrs{"was_server_id": str(server("was-1")), "primary_host": str("10.0.0.31"), "primary_port": engine.Int64Value(15200)}
 	env.must(env.admin.SetSessionCluster(ctx, wasRef("was-1"), apm.SessionCluster{PrimaryHost: "10.0.0.9", PrimaryPort: 15000}))
-	err := wasSessionClusterType.create(ctx, m, cluster)
+	err := wasSessionClusterType.Create(ctx, m, cluster)
 	if !apm.IsConflict(err) || !strings.Contains(err.Error(), `WAS server "was-1" on node "app-01" of system "shop" already has session clustering (primary 10.0.0.9:15000)`) {
 		t.Errorf("create over existing session clustering: %v, want a conflict that names it", err)
 	}
@@ -407,30 +408,30 @@ func TestWASPartsAgainstTheManager(t *testing.T) {
 		t.Errorf("the existing session clustering was changed: %+v", s)
 	}
 
-	ds := attrs{"was_server_id": str(server("was-1")), "datasource_name": str("orders-ds")}
-	if err := wasDatasourceType.delete(ctx, m, ds); err != nil {
+	ds := engine.Attrs{"was_server_id": str(server("was-1")), "datasource_name": str("orders-ds")}
+	if err := wasDatasourceType.Delete(ctx, m, ds); err != nil {
 		t.Errorf("detach of a datasource not attached: %v", err)
 	}
-	if err := wasDatasourceType.delete(ctx, m, ds.with("datasource_name", str("no-such-ds"))); err != nil {
+	if err := wasDatasourceType.Delete(ctx, m, ds.With("datasource_name", str("no-such-ds"))); err != nil {
 		t.Errorf("detach of a datasource that does not exist: %v", err)
 	}
 
-	app := attrs{"was_server_id": str(server("was-2")), "context_path": str("/shop")}
-	if err := wasApplicationType.delete(ctx, m, app); !isGone(err) {
+	app := engine.Attrs{"was_server_id": str(server("was-2")), "context_path": str("/shop")}
+	if err := wasApplicationType.Delete(ctx, m, app); !engine.IsGone(err) {
 		t.Errorf("undeploy of an application not deployed: %v, want gone", err)
 	}
 	env.must(env.admin.UninstallServer(ctx, wasRef("was-2")))
-	if err := wasApplicationType.delete(ctx, m, app); err != nil {
+	if err := wasApplicationType.Delete(ctx, m, app); err != nil {
 		t.Errorf("undeploy from a server that was deleted: %v", err)
 	}
-	if err := wasDatasourceType.delete(ctx, m, ds.with("was_server_id", str(server("was-2")))); err != nil {
+	if err := wasDatasourceType.Delete(ctx, m, ds.With("was_server_id", str(server("was-2")))); err != nil {
 		t.Errorf("detach from a server that was deleted: %v", err)
 	}
-	if _, err := readWASApplication(ctx, m, app); !isGone(err) {
+	if _, err := readWASApplication(ctx, m, app); !engine.IsGone(err) {
 		t.Errorf("read of an application on a server that was deleted: %v, want gone", err)
 	}
-	_, err = listWASApplications(ctx, m, attrs{"system_name": str("shop"), "node_name": str("app-01"), "server_id": str("was-2")})
-	if !isGone(err) || !strings.Contains(explain(err), `no WAS server "was-2" on node "app-01" of system "shop"`) {
+	_, err = listWASApplications(ctx, m, engine.Attrs{"system_name": str("shop"), "node_name": str("app-01"), "server_id": str("was-2")})
+	if !engine.IsGone(err) || !strings.Contains(engine.Explain(err), `no WAS server "was-2" on node "app-01" of system "shop"`) {
 		t.Errorf("data source on a server that does not exist: %v, want one that says so", err)
 	}
 }
@@ -454,15 +455,15 @@ func TestWASPartsOnATerseManager(t *testing.T) {
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	server := str(env.systemID("shop") + "/app-01/was-1")
 
-	c, err := readWASSessionCluster(ctx, m, attrs{"was_server_id": server})
+	c, err := readWASSessionCluster(ctx, m, engine.Attrs{"was_server_id": server})
 	if err != nil || c.reported {
 		t.Errorf("read of session clustering on a terse manager: %+v, %v; want kept", c, err)
 	}
-	ds := attrs{"was_server_id": server, "datasource_name": str("orders-ds")}
+	ds := engine.Attrs{"was_server_id": server, "datasource_name": str("orders-ds")}
 	if _, err := readWASDatasource(ctx, m, ds); err != nil {
 		t.Errorf("read of a datasource on a terse manager: %v, want kept", err)
 	}
-	if err := wasDatasourceType.delete(ctx, m, ds); err != nil {
+	if err := wasDatasourceType.Delete(ctx, m, ds); err != nil {
 		t.Errorf("detach of a datasource not attached, terse manager: %v", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // The parts of a web server: its load-balancer workers, its URI patterns and its SSL
@@ -33,9 +34,9 @@ import (
 
 func webPartResources() []func() resource.Resource {
 	return []func() resource.Resource{
-		NewResource(webWorkersType),
-		NewResource(webURIPatternsType),
-		NewResource(webSSLType),
+		engine.NewResource(webWorkersType),
+		engine.NewResource(webURIPatternsType),
+		engine.NewResource(webSSLType),
 	}
 }
 
@@ -58,37 +59,37 @@ type webWorker struct {
 }
 
 // webServerRefField is the web_server_id of a part.
-func webServerRefField(noun string) field[webPart] {
-	return stringField("web_server_id", fmt.Sprintf("The `id` of the web server, such as `apm_web_server.example.id` (`<system_id>/<node>/<server_id>`). "+
+func webServerRefField(noun string) engine.Field[webPart] {
+	return engine.StringField("web_server_id", fmt.Sprintf("The `id` of the web server, such as `apm_web_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed. Moving the %s to another web server replaces it.", noun),
-		func(p *webPart) string { return p.ServerID }).in(inResource).replacing().validate(serverRefValidator{kind: "web"})
+		func(p *webPart) string { return p.ServerID }).In(engine.InResource).Replacing().Validate(serverRefValidator{kind: "web"})
 }
 
 // webPartIDField is the id of a part: its web server's id.
-func webPartIDField(noun string) field[webPart] {
-	return stringField("id", fmt.Sprintf("The web server's id, `<system_id>/<node>/<server_id>`: a web server has one %s.", noun),
-		func(p *webPart) string { return p.ServerID }).in(inResource)
+func webPartIDField(noun string) engine.Field[webPart] {
+	return engine.StringField("id", fmt.Sprintf("The web server's id, `<system_id>/<node>/<server_id>`: a web server has one %s.", noun),
+		func(p *webPart) string { return p.ServerID }).In(engine.InResource)
 }
 
 // webPartIdentity is the import ID of every part: the web server's.
-var webPartIdentity = importID{parts: []idPart{serverRefPart("web_server_id")}, example: "shop/web-01/web-1"}
+var webPartIdentity = importID{Parts: []idPart{serverRefPart("web_server_id")}, Example: "shop/web-01/web-1"}
 
 // webPartServer describes the web server of a part in diagnostics: `web server "web-1"
 // on node "web-01"`.
-func webPartServer(a attrs) string {
-	nodeRef, serverID, _ := splitServerRef(a.str("web_server_id"))
+func webPartServer(a engine.Attrs) string {
+	nodeRef, serverID, _ := splitServerRef(a.Str("web_server_id"))
 	_, node, _ := splitNodeRef(nodeRef)
 	return fmt.Sprintf("web server %q on node %q", serverID, node)
 }
 
 // onWebServer runs call with the reference of the part's web server.
-func onWebServer(ctx context.Context, m *manager, a attrs, call func(apm.ServerRef) error) error {
-	return m.onServerRef(ctx, apm.KindWeb, a.str("web_server_id"), call)
+func onWebServer(ctx context.Context, m *manager, a engine.Attrs, call func(apm.ServerRef) error) error {
+	return m.onServerRef(ctx, apm.KindWeb, a.Str("web_server_id"), call)
 }
 
 // readWebPart reads the detail of the part's web server. A web server that no longer
 // exists is gone, and so is its part.
-func readWebPart(ctx context.Context, m *manager, a attrs) (*webPart, error) {
+func readWebPart(ctx context.Context, m *manager, a engine.Attrs) (*webPart, error) {
 	var srv *apm.Server
 	err := onWebServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
 		srv, err = m.GetServer(ctx, ref)
@@ -97,7 +98,7 @@ func readWebPart(ctx context.Context, m *manager, a attrs) (*webPart, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &webPart{ServerID: a.str("web_server_id"), Server: *srv}, nil
+	return &webPart{ServerID: a.Str("web_server_id"), Server: *srv}, nil
 }
 
 // ---- load-balancer workers ----
@@ -118,10 +119,10 @@ var webWorkerType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 
 var webWorkerListType = tftypes.List{ElementType: webWorkerType}
 
-var webWorkersFields = []field[webPart]{
+var webWorkersFields = []engine.Field[webPart]{
 	webPartIDField("worker list"),
 	webServerRefField("worker list"),
-	customField(webWorkersAttr, rschema.ListNestedAttribute{
+	engine.CustomField(webWorkersAttr, rschema.ListNestedAttribute{
 		MarkdownDescription: "The web server's load-balancer workers, all of them: a worker added outside Terraform shows in the next plan, and apply removes it. " +
 			"The manager's order makes no difference; an empty list removes every worker. Updated in place.",
 		Required: true,
@@ -151,24 +152,24 @@ var webWorkersFields = []field[webPart]{
 		Validators:    []validator.List{uniqueWorkersValidator{}},
 		PlanModifiers: []planmodifier.List{workersKeepRecordedDefaults{}},
 	}, webWorkerListType, func(p *webPart) tftypes.Value { return webWorkersValue(p.Workers) }).
-		reportedWhen(func(p *webPart) bool { return p.workersReported }).
-		aligned(alignWorkers),
+		ReportedWhen(func(p *webPart) bool { return p.workersReported }).
+		Aligned(alignWorkers),
 }
 
 var webWorkersType = resourceType[webPart]{
-	noun:             "worker list",
-	idempotentCreate: true,
-	name:             "web_workers",
-	description: "The load-balancer workers of a web server: the WAS servers it forwards requests to over AJP. The list is authoritative: " +
+	Noun:             "worker list",
+	IdempotentCreate: true,
+	Name:             "web_workers",
+	Description: "The load-balancer workers of a web server: the WAS servers it forwards requests to over AJP. The list is authoritative: " +
 		"creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such list; destroying it removes every worker.",
-	fields:   webWorkersFields,
-	importID: webPartIdentity,
-	describe: func(a attrs) string { return "load-balancer workers of " + webPartServer(a) },
-	create:   setWebWorkers,
-	read:     readWebWorkers,
-	update:   func(ctx context.Context, m *manager, plan, _ attrs) error { return setWebWorkers(ctx, m, plan) },
-	delete: func(ctx context.Context, m *manager, state attrs) error {
+	Fields:   webWorkersFields,
+	ImportID: webPartIdentity,
+	Describe: func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
+	Create:   setWebWorkers,
+	Read:     readWebWorkers,
+	Update:   func(ctx context.Context, m *manager, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
 		return onWebServer(ctx, m, state, func(ref apm.ServerRef) error { return m.SetWorkers(ctx, ref, nil) })
 	},
 }
@@ -180,8 +181,8 @@ func webWorkersValue(workers []webWorker) tftypes.Value {
 		out = append(out, tftypes.NewValue(webWorkerType, map[string]tftypes.Value{
 			workerWASServer: tftypes.NewValue(tftypes.String, w.WASServerID),
 			workerHost:      tftypes.NewValue(tftypes.String, w.Host),
-			workerAJPPort:   int64Value(w.AJPPort),
-			workerLBFactor:  int64Value(w.LBFactor),
+			workerAJPPort:   engine.Int64Value(w.AJPPort),
+			workerLBFactor:  engine.Int64Value(w.LBFactor),
 		}))
 	}
 	return tftypes.NewValue(webWorkerListType, out)
@@ -201,10 +202,10 @@ func listElements(v tftypes.Value) []tftypes.Value {
 }
 
 // objectAttrs splits an object value into its attributes.
-func objectAttrs(v tftypes.Value) attrs {
-	a, err := attrsOf(v)
+func objectAttrs(v tftypes.Value) engine.Attrs {
+	a, err := engine.AttrsOf(v)
 	if err != nil {
-		return attrs{}
+		return engine.Attrs{}
 	}
 	return a
 }
@@ -215,7 +216,7 @@ func objectAttrs(v tftypes.Value) attrs {
 func alignWorkers(prior, fresh tftypes.Value) tftypes.Value {
 	order := map[string]int{}
 	for i, e := range listElements(prior) {
-		if id, ok := stringOf(objectAttrs(e)[workerWASServer]); ok {
+		if id, ok := engine.StringOf(objectAttrs(e)[workerWASServer]); ok {
 			if _, dup := order[id]; !dup {
 				order[id] = i
 			}
@@ -228,7 +229,7 @@ func alignWorkers(prior, fresh tftypes.Value) tftypes.Value {
 	rank := make(map[int]int, len(elems))
 	for i, e := range elems {
 		rank[i] = len(order)
-		if id, ok := stringOf(objectAttrs(e)[workerWASServer]); ok {
+		if id, ok := engine.StringOf(objectAttrs(e)[workerWASServer]); ok {
 			if at, ok := order[id]; ok {
 				rank[i] = at
 			}
@@ -248,12 +249,12 @@ func alignWorkers(prior, fresh tftypes.Value) tftypes.Value {
 
 // workersOf is the workers a plan or state declares: the values not known yet (a
 // default the manager fills in) are zero.
-func workersOf(a attrs) []webWorker {
+func workersOf(a engine.Attrs) []webWorker {
 	var out []webWorker
 	for _, e := range listElements(a[webWorkersAttr]) {
 		w := objectAttrs(e)
-		out = append(out, webWorker{WASServerID: w.str(workerWASServer), Host: w.str(workerHost),
-			AJPPort: w.int64(workerAJPPort), LBFactor: w.int64(workerLBFactor)})
+		out = append(out, webWorker{WASServerID: w.Str(workerWASServer), Host: w.Str(workerHost),
+			AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)})
 	}
 	return out
 }
@@ -261,7 +262,7 @@ func workersOf(a attrs) []webWorker {
 // setWebWorkers sends the plan's whole worker list. A value the plan leaves unknown (the
 // user left it out and the worker is new) is left out of the request: the manager fills
 // in its default, and the read back records it.
-func setWebWorkers(ctx context.Context, m *manager, plan attrs) error {
+func setWebWorkers(ctx context.Context, m *manager, plan engine.Attrs) error {
 	declared := workersOf(plan)
 	workers := make([]apm.Worker, 0, len(declared))
 	for _, w := range declared {
@@ -290,7 +291,7 @@ func missingWorkerError(err error, workers []apm.Worker) error {
 	for _, w := range workers {
 		if strings.HasSuffix(strings.TrimSpace(apiErr.Message), "not found: "+w.ServerID) {
 			return fmt.Errorf("%s %s: the manager has no WAS server %q on node %q of system %q to use as a worker (%s): %w",
-				apiErr.Method, apiErr.Path, w.ServerID, w.NodeName, w.SystemName, apiErr.Message, errGone)
+				apiErr.Method, apiErr.Path, w.ServerID, w.NodeName, w.SystemName, apiErr.Message, engine.ErrGone)
 		}
 	}
 	return err
@@ -300,7 +301,7 @@ func missingWorkerError(err error, workers []apm.Worker) error {
 // manager that does not report workers leaves the applied list, whose defaults (unknown
 // right after the write that let the manager choose them) are the manager's documented
 // ones: the address of the WAS server's node and the WAS server's AJP port.
-func readWebWorkers(ctx context.Context, m *manager, a attrs) (*webPart, error) {
+func readWebWorkers(ctx context.Context, m *manager, a engine.Attrs) (*webPart, error) {
 	p, err := readWebPart(ctx, m, a)
 	if err != nil {
 		return nil, err
@@ -328,17 +329,17 @@ func (m *manager) fillWorkerDefaults(ctx context.Context, p *webPart, applied tf
 	}
 	for _, e := range listElements(applied) {
 		w := objectAttrs(e)
-		worker := webWorker{WASServerID: w.str(workerWASServer), Host: w.str(workerHost), AJPPort: w.int64(workerAJPPort), LBFactor: w.int64(workerLBFactor)}
-		if !w.known(workerHost) || !w.known(workerAJPPort) {
+		worker := webWorker{WASServerID: w.Str(workerWASServer), Host: w.Str(workerHost), AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)}
+		if !w.Known(workerHost) || !w.Known(workerAJPPort) {
 			err := m.onServerRef(ctx, apm.KindWAS, worker.WASServerID, func(ref apm.ServerRef) error {
-				if !w.known(workerHost) {
+				if !w.Known(workerHost) {
 					node, err := m.GetNode(ctx, ref.SystemName, ref.NodeName)
 					if err != nil {
 						return err
 					}
 					worker.Host = node.HostIP
 				}
-				if !w.known(workerAJPPort) {
+				if !w.Known(workerAJPPort) {
 					was, err := m.GetServer(ctx, ref)
 					if err != nil {
 						return err
@@ -351,7 +352,7 @@ func (m *manager) fillWorkerDefaults(ctx context.Context, p *webPart, applied tf
 				return fmt.Errorf("looking up the defaults of worker %s: %w", worker.WASServerID, err)
 			}
 		}
-		if !w.known(workerLBFactor) {
+		if !w.Known(workerLBFactor) {
 			worker.LBFactor = 1
 		}
 		p.Workers = append(p.Workers, worker)
@@ -387,10 +388,10 @@ func (workersKeepRecordedDefaults) PlanModifyList(ctx context.Context, req planm
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid workers", err.Error())
 		return
 	}
-	recorded := map[string]attrs{}
+	recorded := map[string]engine.Attrs{}
 	for _, e := range listElements(stateTF) {
 		w := objectAttrs(e)
-		if id, ok := stringOf(w[workerWASServer]); ok {
+		if id, ok := engine.StringOf(w[workerWASServer]); ok {
 			recorded[id] = w
 		}
 	}
@@ -399,15 +400,15 @@ func (workersKeepRecordedDefaults) PlanModifyList(ctx context.Context, req planm
 	changed := false
 	for i, e := range planned {
 		w := objectAttrs(e)
-		id, ok := stringOf(w[workerWASServer])
+		id, ok := engine.StringOf(w[workerWASServer])
 		prior, found := recorded[id]
 		if !ok || !found || i >= len(config) {
 			continue
 		}
 		cfg := objectAttrs(config[i])
 		for _, name := range []string{workerHost, workerAJPPort} {
-			if !w[name].IsKnown() && cfg[name].IsNull() && prior.known(name) {
-				w, changed = w.with(name, prior[name]), true
+			if !w[name].IsKnown() && cfg[name].IsNull() && prior.Known(name) {
+				w, changed = w.With(name, prior[name]), true
 			}
 		}
 		planned[i] = tftypes.NewValue(webWorkerType, map[string]tftypes.Value(w))
@@ -446,7 +447,7 @@ func (uniqueWorkersValidator) ValidateList(ctx context.Context, req validator.Li
 	}
 	seen := map[string]int{}
 	for i, e := range listElements(v) {
-		id, ok := stringOf(objectAttrs(e)[workerWASServer])
+		id, ok := engine.StringOf(objectAttrs(e)[workerWASServer])
 		if !ok {
 			continue
 		}
@@ -466,10 +467,10 @@ const webURIPatternsAttr = "patterns"
 
 var stringSetType = tftypes.Set{ElementType: tftypes.String}
 
-var webURIPatternsFields = []field[webPart]{
+var webURIPatternsFields = []engine.Field[webPart]{
 	webPartIDField("set of URI patterns"),
 	webServerRefField("URI patterns"),
-	customField(webURIPatternsAttr, rschema.SetAttribute{
+	engine.CustomField(webURIPatternsAttr, rschema.SetAttribute{
 		MarkdownDescription: "The URI patterns the web server routes to its workers, such as `/api/*`, all of them: each starts with `/` and has no white space. " +
 			"A pattern added outside Terraform shows in the next plan and apply removes it; one removed outside is added again. " +
 			"Apply sends only the patterns added and removed. Updated in place.",
@@ -477,25 +478,25 @@ var webURIPatternsFields = []field[webPart]{
 		Validators: []validator.Set{setvalidator.ValueStringsAre(
 			stringvalidator.RegexMatches(regexp.MustCompile(`^/\S*$`), "must start with / and contain no white space"))},
 	}, stringSetType, func(p *webPart) tftypes.Value { return stringSetValue(p.URIs) }).
-		reportedWhen(func(p *webPart) bool { return p.Reported.URIs }),
+		ReportedWhen(func(p *webPart) bool { return p.Reported.URIs }),
 }
 
 var webURIPatternsType = resourceType[webPart]{
-	noun:             "URI pattern set",
-	idempotentCreate: true,
-	name:             "web_uri_patterns",
-	description: "The URI patterns of a web server, such as `/api/*`: the requests it forwards to its load-balancer workers. The set is authoritative: " +
+	Noun:             "URI pattern set",
+	IdempotentCreate: true,
+	Name:             "web_uri_patterns",
+	Description: "The URI patterns of a web server, such as `/api/*`: the requests it forwards to its load-balancer workers. The set is authoritative: " +
 		"creating it removes the patterns the web server has beyond it, a pattern added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such set; destroying it removes its patterns.",
-	fields:   webURIPatternsFields,
-	importID: webPartIdentity,
-	describe: func(a attrs) string { return "URI patterns of " + webPartServer(a) },
-	create:   createWebURIPatterns,
-	read:     readWebPart,
-	update: func(ctx context.Context, m *manager, plan, state attrs) error {
+	Fields:   webURIPatternsFields,
+	ImportID: webPartIdentity,
+	Describe: func(a engine.Attrs) string { return "URI patterns of " + webPartServer(a) },
+	Create:   createWebURIPatterns,
+	Read:     readWebPart,
+	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
 		return changeWebURIPatterns(ctx, m, plan, stringsOf(state[webURIPatternsAttr]), stringsOf(plan[webURIPatternsAttr]))
 	},
-	delete: func(ctx context.Context, m *manager, state attrs) error {
+	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
 		return changeWebURIPatterns(ctx, m, state, stringsOf(state[webURIPatternsAttr]), nil)
 	},
 }
@@ -512,7 +513,7 @@ func stringSetValue(items []string) tftypes.Value {
 func stringsOf(v tftypes.Value) []string {
 	var out []string
 	for _, e := range listElements(v) {
-		if s, ok := stringOf(e); ok {
+		if s, ok := engine.StringOf(e); ok {
 			out = append(out, s)
 		}
 	}
@@ -521,7 +522,7 @@ func stringsOf(v tftypes.Value) []string {
 
 // createWebURIPatterns makes the web server's patterns the plan's: those it has beyond
 // them are removed. A manager that does not report its patterns gets the plan's added.
-func createWebURIPatterns(ctx context.Context, m *manager, plan attrs) error {
+func createWebURIPatterns(ctx context.Context, m *manager, plan engine.Attrs) error {
 	p, err := readWebPart(ctx, m, plan)
 	if err != nil {
 		return err
@@ -535,7 +536,7 @@ func createWebURIPatterns(ctx context.Context, m *manager, plan attrs) error {
 
 // changeWebURIPatterns sends what turns the patterns have into want: one request with
 // the additions and one with the removals, each only when there are some.
-func changeWebURIPatterns(ctx context.Context, m *manager, a attrs, have, want []string) error {
+func changeWebURIPatterns(ctx context.Context, m *manager, a engine.Attrs, have, want []string) error {
 	var add, remove []string
 	for _, u := range want {
 		if !slices.Contains(have, u) {
@@ -565,22 +566,22 @@ func changeWebURIPatterns(ctx context.Context, m *manager, a attrs, have, want [
 // ---- SSL ----
 
 // webSSLKey is the SSL set-up's private key, a secret input.
-var webSSLKey = secret{
-	name: "private_key_pem", what: "the certificate's private key, PEM-encoded (`-----BEGIN PRIVATE KEY-----`)",
-	change: "Sent again with the certificate.", rules: []validator.String{pemValidator{kind: "PRIVATE KEY"}},
+var webSSLKey = engine.Secret{
+	Name: "private_key_pem", What: "the certificate's private key, PEM-encoded (`-----BEGIN PRIVATE KEY-----`)",
+	Change: "Sent again with the certificate.", Rules: []validator.String{pemValidator{kind: "PRIVATE KEY"}},
 }
 
-var webSSLFields = append([]field[webPart]{
+var webSSLFields = append([]engine.Field[webPart]{
 	webPartIDField("SSL set-up"),
 	webServerRefField("SSL set-up"),
-	int64Field("https_port", "HTTPS port the web server serves on, 1 to 65535. The web server's own `https_port` is this port too: "+
+	engine.Int64Field("https_port", "HTTPS port the web server serves on, 1 to 65535. The web server's own `https_port` is this port too: "+
 		"set both to the same value (or this one to `apm_web_server.example.https_port`), or the two resources undo each other's change.",
-		func(p *webPart) int64 { return p.HTTPSPort }).in(inResource).input().validateInt64(portValidators()...),
-	inputField[webPart]("certificate_pem", "The server certificate, PEM-encoded (`-----BEGIN CERTIFICATE-----`), for example `file(\"server.crt\")`. "+
-		"The manager does not report it: state keeps what was applied.", tftypes.String).validate(pemValidator{kind: "CERTIFICATE"}),
-	inputField[webPart]("ca_chain_pem", "The certificates of the chain above the server certificate, PEM-encoded, one after the other. "+
-		"The manager does not report it: state keeps what was applied.", tftypes.String).optionalInput().validate(pemValidator{kind: "CERTIFICATE"}),
-}, secretFields[webPart](webSSLKey)...)
+		func(p *webPart) int64 { return p.HTTPSPort }).In(engine.InResource).Input().ValidateInt64(portValidators()...),
+	engine.InputField[webPart]("certificate_pem", "The server certificate, PEM-encoded (`-----BEGIN CERTIFICATE-----`), for example `file(\"server.crt\")`. "+
+		"The manager does not report it: state keeps what was applied.", tftypes.String).Validate(pemValidator{kind: "CERTIFICATE"}),
+	engine.InputField[webPart]("ca_chain_pem", "The certificates of the chain above the server certificate, PEM-encoded, one after the other. "+
+		"The manager does not report it: state keeps what was applied.", tftypes.String).OptionalInput().Validate(pemValidator{kind: "CERTIFICATE"}),
+}, engine.SecretFields[webPart](webSSLKey)...)
 
 // webSSLDeleteWarning is said on every destroy of an apm_web_ssl.
 const webSSLDeleteWarning = "The manager has no operation that turns SSL off, so destroying apm_web_ssl only removes it from the Terraform state: " +
@@ -588,38 +589,40 @@ const webSSLDeleteWarning = "The manager has no operation that turns SSL off, so
 	"or the web server is deregistered or uninstalled."
 
 var webSSLType = resourceType[webPart]{
-	noun:             "SSL set-up",
-	idempotentCreate: true,
-	name:             "web_ssl",
-	description: "The SSL set-up of a web server: its HTTPS port, certificate and private key. Every change is applied in place by sending the set-up again. " +
+	Noun:             "SSL set-up",
+	IdempotentCreate: true,
+	Name:             "web_ssl",
+	Description: "The SSL set-up of a web server: its HTTPS port, certificate and private key. Every change is applied in place by sending the set-up again. " +
 		"The manager never reports the certificate or the key, so state keeps what was applied; give the key as the write-only `private_key_pem_wo` " +
 		"where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"The manager cannot turn SSL off: destroying this resource only removes it from the state.",
-	fields:        webSSLFields,
-	importID:      webPartIdentity,
-	describe:      func(a attrs) string { return "SSL set-up of " + webPartServer(a) },
-	validators:    webSSLKey.validators(),
-	create:        configureWebSSL,
-	read:          readWebSSL,
-	update:        func(ctx context.Context, m *manager, plan, _ attrs) error { return configureWebSSL(ctx, m, plan) },
-	delete:        func(context.Context, *manager, attrs) error { return nil },
-	deleteWarning: webSSLDeleteWarning,
+	Fields:     webSSLFields,
+	ImportID:   webPartIdentity,
+	Describe:   func(a engine.Attrs) string { return "SSL set-up of " + webPartServer(a) },
+	Validators: webSSLKey.Validators(),
+	Create:     configureWebSSL,
+	Read:       readWebSSL,
+	Update: func(ctx context.Context, m *manager, plan, _ engine.Attrs) error {
+		return configureWebSSL(ctx, m, plan)
+	},
+	Delete:        func(context.Context, *manager, engine.Attrs) error { return nil },
+	DeleteWarning: webSSLDeleteWarning,
 }
 
 // configureWebSSL sends the whole SSL set-up; the key comes from the write-only value
 // (the engine adds it from the configuration) or the sensitive one.
-func configureWebSSL(ctx context.Context, m *manager, plan attrs) error {
-	cfg := apm.SSLConfig{HTTPSPort: plan.int64("https_port"), CertificatePEM: plan.str("certificate_pem"),
-		PrivateKeyPEM: webSSLKey.value(plan), CAChainPEM: plan.str("ca_chain_pem")}
+func configureWebSSL(ctx context.Context, m *manager, plan engine.Attrs) error {
+	cfg := apm.SSLConfig{HTTPSPort: plan.Int64("https_port"), CertificatePEM: plan.Str("certificate_pem"),
+		PrivateKeyPEM: webSSLKey.Value(plan), CAChainPEM: plan.Str("ca_chain_pem")}
 	return onWebServer(ctx, m, plan, func(ref apm.ServerRef) error { return m.ConfigureSSL(ctx, ref, cfg) })
 }
 
 // errSSLOff says that the manager reports SSL off for the web server.
-var errSSLOff = fmt.Errorf("SSL is not enabled on the web server: %w", errGone)
+var errSSLOff = fmt.Errorf("SSL is not enabled on the web server: %w", engine.ErrGone)
 
 // readWebSSL reads the web server's HTTPS port; SSL reported off is gone (configured
 // again by the next apply).
-func readWebSSL(ctx context.Context, m *manager, a attrs) (*webPart, error) {
+func readWebSSL(ctx context.Context, m *manager, a engine.Attrs) (*webPart, error) {
 	p, err := readWebPart(ctx, m, a)
 	if err != nil {
 		return nil, err

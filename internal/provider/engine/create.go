@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -22,16 +22,16 @@ import (
 
 // create writes the object and returns the state to record: null when nothing was
 // created, the object otherwise (with a warning when it could not be read back).
-func (r *engineResource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
+func (r *Resource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, plan Attrs) (tftypes.Value, diag.Diagnostics) {
 	var lost error // the last attempt whose answer was lost, after which the object was not there
 	for resend := 0; ; resend++ {
-		err := r.t.create(ctx, m, plan)
+		err := r.Type.Create(ctx, m, plan)
 		switch {
 		case err == nil:
 			return r.readBack(ctx, m, typ, plan)
 		case apm.IsConflict(err) && lost != nil:
 			// The earlier attempt took effect after all, late: that object is ours.
-			obj, rerr := r.t.read(ctx, m, plan)
+			obj, rerr := r.Type.Read(ctx, m, plan)
 			if rerr != nil {
 				return r.unknownOutcome(typ, plan, lost, rerr)
 			}
@@ -39,10 +39,10 @@ func (r *engineResource[T, C]) create(ctx context.Context, m C, typ tftypes.Obje
 		case apm.IsConflict(err) && r.data.adopt:
 			return r.adopt(ctx, m, typ, plan, err)
 		case !apm.OutcomeUnknown(err):
-			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
-		case r.t.idempotentCreate:
+			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.CreateError(plan, err)}
+		case r.Type.IdempotentCreate:
 			if resend >= r.data.maxRetries || pause(ctx, resendPause<<resend) != nil {
-				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.createError(plan, err)}
+				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.CreateError(plan, err)}
 			}
 			lost = err
 			continue
@@ -79,27 +79,27 @@ func pause(ctx context.Context, d time.Duration) error {
 // readBack records a created object as the manager reads it back. When that read fails,
 // the object is recorded from the plan (untainted), so that it is neither orphaned nor
 // replaced; the next refresh fills in what only the manager knows.
-func (r *engineResource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, plan attrs) (tftypes.Value, diag.Diagnostics) {
+func (r *Resource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, plan Attrs) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	obj, err := r.t.read(ctx, m, plan)
+	obj, err := r.Type.Read(ctx, m, plan)
 	if err != nil {
-		diags.Append(readBackWarning("Created", r.t.describe(plan), err))
-		return recorded(typ, r.t.fields, plan), diags
+		diags.Append(readBackWarning("Created", r.Type.Describe(plan), err))
+		return recorded(typ, r.Type.Fields, plan), diags
 	}
-	return flatten(typ, r.t.fields, obj, plan), diags
+	return Flatten(typ, r.Type.Fields, obj, plan), diags
 }
 
 // reconcile finds out what became of a create whose answer was lost. absent is true when
 // the manager certainly does not have the object.
-func (r *engineResource[T, C]) reconcile(ctx context.Context, m C, typ tftypes.Object, plan attrs, sendErr error) (state tftypes.Value, diags diag.Diagnostics, absent bool) {
-	what := r.t.describe(plan)
-	obj, err := r.t.read(ctx, m, plan)
+func (r *Resource[T, C]) reconcile(ctx context.Context, m C, typ tftypes.Object, plan Attrs, sendErr error) (state tftypes.Value, diags diag.Diagnostics, absent bool) {
+	what := r.Type.Describe(plan)
+	obj, err := r.Type.Read(ctx, m, plan)
 	switch {
 	case err == nil:
 		state, diags = r.recover(typ, plan, obj, sendErr)
 		return state, diags, false
-	case isGone(err):
-		diags.AddError("Failed to create "+what, explain(sendErr)+
+	case IsGone(err):
+		diags.AddError("Failed to create "+what, Explain(sendErr)+
 			"\n\nThe answer to the create was lost; looking for the object afterwards found that the manager does not have it, so the create did not take effect. Apply again.")
 		return tftypes.NewValue(typ, nil), diags, true
 	default:
@@ -112,41 +112,41 @@ func (r *engineResource[T, C]) reconcile(ctx context.Context, m C, typ tftypes.O
 // failed too. The object may exist, so it is recorded: with the error, Terraform keeps it
 // as tainted, and the next apply reads it and replaces it if it exists, or creates it
 // again if not. Not recording it would leave an orphan that every later apply trips on.
-func (r *engineResource[T, C]) unknownOutcome(typ tftypes.Object, plan attrs, sendErr, lookErr error) (tftypes.Value, diag.Diagnostics) {
-	return recorded(typ, r.t.fields, plan), diag.Diagnostics{diag.NewErrorDiagnostic("Outcome of the create of "+r.t.describe(plan)+" unknown", fmt.Sprintf(
+func (r *Resource[T, C]) unknownOutcome(typ tftypes.Object, plan Attrs, sendErr, lookErr error) (tftypes.Value, diag.Diagnostics) {
+	return recorded(typ, r.Type.Fields, plan), diag.Diagnostics{diag.NewErrorDiagnostic("Outcome of the create of "+r.Type.Describe(plan)+" unknown", fmt.Sprintf(
 		"%s\n\nThe request may have reached the manager, but its answer was lost, and looking for the object afterwards failed too: %s\n\n"+
 			"The object may exist, so it is recorded in the state, marked tainted. The next apply looks for it: it replaces the object if it exists, "+
 			"and creates it if it does not.",
-		explain(sendErr), lookErr))}
+		Explain(sendErr), lookErr))}
 }
 
 // recover records the object that a create whose answer was lost did make, if it
 // matches the plan.
-func (r *engineResource[T, C]) recover(typ tftypes.Object, plan attrs, obj *T, sendErr error) (tftypes.Value, diag.Diagnostics) {
+func (r *Resource[T, C]) recover(typ tftypes.Object, plan Attrs, obj *T, sendErr error) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	what := r.t.describe(plan)
+	what := r.Type.Describe(plan)
 	if diffs := r.differences(plan, obj); len(diffs) > 0 {
 		diags.AddError("Failed to create "+what, fmt.Sprintf(
 			"%s\n\nThe answer to the create was lost. Looking for the object afterwards found %s in the manager, but it differs from the configuration: %s. "+
 				"Someone else may have created it. Check it in the manager; to manage it, import it (%s) and apply again.",
-			explain(sendErr), what, strings.Join(diffs, "; "), r.importHint(plan)))
+			Explain(sendErr), what, strings.Join(diffs, "; "), r.importHint(plan)))
 		return tftypes.NewValue(typ, nil), diags
 	}
 	diags.AddWarning("Recovered the create of "+what, fmt.Sprintf(
 		"The manager's answer to the create was lost (%s), but the object exists and matches the configuration, so it is recorded in the state.",
 		sendErr))
-	return flatten(typ, r.t.fields, obj, plan), diags
+	return Flatten(typ, r.Type.Fields, obj, plan), diags
 }
 
 // adopt takes over an object that a create found already there (adopt_existing).
-func (r *engineResource[T, C]) adopt(ctx context.Context, m C, typ tftypes.Object, plan attrs, conflict error) (tftypes.Value, diag.Diagnostics) {
+func (r *Resource[T, C]) adopt(ctx context.Context, m C, typ tftypes.Object, plan Attrs, conflict error) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	what := r.t.describe(plan)
-	obj, err := r.t.read(ctx, m, plan)
+	what := r.Type.Describe(plan)
+	obj, err := r.Type.Read(ctx, m, plan)
 	switch {
 	case err != nil:
 		diags.AddError("Failed to create "+what, fmt.Sprintf("%s\n\nThe object exists already, and adopt_existing is on, but reading it failed: %s",
-			explain(conflict), explain(err)))
+			Explain(conflict), Explain(err)))
 	case len(r.differences(plan, obj)) > 0:
 		diags.AddError("Failed to create "+what, fmt.Sprintf(
 			"%s\n\nThe object exists already and adopt_existing is on, but it differs from the configuration, so it was not adopted: %s. "+
@@ -156,23 +156,23 @@ func (r *engineResource[T, C]) adopt(ctx context.Context, m C, typ tftypes.Objec
 		diags.AddWarning("Adopted the existing "+what,
 			"The object existed already and matches the configuration, so it is now managed by this configuration (adopt_existing is on). "+
 				"If another configuration manages it too, remove it from one of them.")
-		return flatten(typ, r.t.fields, obj, plan), diags
+		return Flatten(typ, r.Type.Fields, obj, plan), diags
 	}
 	return tftypes.NewValue(typ, nil), diags
 }
 
 // differences lists the configured values the manager's object does not have.
-func (r *engineResource[T, C]) differences(plan attrs, obj *T) []string {
+func (r *Resource[T, C]) differences(plan Attrs, obj *T) []string {
 	var out []string
-	for _, f := range r.t.fields {
-		if f.views&inResource == 0 || f.role == computedStable || f.unread || f.bySettle || !plan.known(f.name) {
+	for _, f := range r.Type.Fields {
+		if f.Views&InResource == 0 || f.role == computedStable || f.unread || f.bySettle || !plan.Known(f.Name) {
 			continue
 		}
-		want, have := plan[f.name], f.value(obj)
+		want, have := plan[f.Name], f.Value(obj)
 		if want.Equal(have) || (f.same != nil && f.same(want, have)) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s is %s in the manager and %s in the configuration", f.name, valueText(have), valueText(want)))
+		out = append(out, fmt.Sprintf("%s is %s in the manager and %s in the configuration", f.Name, valueText(have), valueText(want)))
 	}
 	return out
 }
@@ -183,7 +183,7 @@ func valueText(v tftypes.Value) string {
 	case v.IsNull():
 		return "null"
 	case v.Type().Is(tftypes.String):
-		s, _ := stringOf(v)
+		s, _ := StringOf(v)
 		return strconv.Quote(s)
 	case v.Type().Is(tftypes.Number):
 		var f big.Float
@@ -200,40 +200,40 @@ func valueText(v tftypes.Value) string {
 }
 
 // claimKey names the object a plan or state describes, among all types.
-func (r *engineResource[T, C]) claimKey(a attrs) string {
-	return "apm_" + r.t.name + " " + r.t.importID.importID(a)
+func (r *Resource[T, C]) claimKey(a Attrs) string {
+	return "apm_" + r.Type.Name + " " + r.Type.ImportID.importID(a)
 }
 
 // duplicateError refuses the second of two resources that declare one object.
-func (r *engineResource[T, C]) duplicateError(plan attrs) diag.Diagnostic {
-	what := r.t.describe(plan)
+func (r *Resource[T, C]) duplicateError(plan Attrs) diag.Diagnostic {
+	what := r.Type.Describe(plan)
 	return diag.NewErrorDiagnostic("Duplicate declaration of "+what, fmt.Sprintf(
 		"%s is declared by more than one resource in this configuration: another apm_%s block creates it in this run. "+
-			"Each object must be declared once; remove or rename one of the blocks. Nothing was sent for this one.", what, r.t.name))
+			"Each object must be declared once; remove or rename one of the blocks. Nothing was sent for this one.", what, r.Type.Name))
 }
 
 // readBackWarning reports a write that succeeded but whose object could not be read back.
 func readBackWarning(done, what string, err error) diag.Diagnostic {
-	return diag.NewWarningDiagnostic(fmt.Sprintf("%s %s, but could not read it back", done, what), explain(err)+
+	return diag.NewWarningDiagnostic(fmt.Sprintf("%s %s, but could not read it back", done, what), Explain(err)+
 		"\n\nThe object is recorded in the state; the values only the manager knows are left empty until the next refresh (plan or apply) fills them in.")
 }
 
 // createError explains a failed create. A conflict means the object exists already;
 // the way out is to import it, with an import ID that works.
-func (r *engineResource[T, C]) createError(plan attrs, err error) diag.Diagnostic {
-	action := "create " + r.t.describe(plan)
-	if !apm.IsConflict(err) || r.t.importID.importID(plan) == "" {
+func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
+	action := "create " + r.Type.Describe(plan)
+	if !apm.IsConflict(err) || r.Type.ImportID.importID(plan) == "" {
 		return callError(action, err)
 	}
 	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
 		"%s\n\nThe object already exists in the manager. To manage it with Terraform, import it instead of creating it (%s), "+
 			"or set adopt_existing = true in the provider to take it over when it matches the configuration.",
-		explain(err), r.importHint(plan)))
+		Explain(err), r.importHint(plan)))
 }
 
 // importHint shows both ways to import the object a plan describes.
-func (r *engineResource[T, C]) importHint(plan attrs) string {
-	typeName, id := "apm_"+r.t.name, r.t.importID.importID(plan)
+func (r *Resource[T, C]) importHint(plan Attrs) string {
+	typeName, id := "apm_"+r.Type.Name, r.Type.ImportID.importID(plan)
 	return fmt.Sprintf("terraform import %s.<name> %s, or an import block:\n"+
 		"  import {\n    to = %s.<name>\n    id = %q\n  }\n", typeName, id, typeName, id)
 }

@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"errors"
@@ -8,13 +8,13 @@ import (
 )
 
 // errGone says that the object a call looked for does not exist (any more).
-var errGone = errors.New("not found in the manager")
+var ErrGone = errors.New("not found in the manager")
 
 // isGone reports whether err says that the object does not exist: the provider found it
 // missing in a complete answer (errGone), or the manager said so for that very object
 // (apm.IsNotFound). Any other 404, from a wrong path prefix say, is an error: taking it
 // for "deleted" would empty the state and orphan the real objects.
-func isGone(err error) bool { return errors.Is(err, errGone) || apm.IsNotFound(err) }
+func IsGone(err error) bool { return errors.Is(err, ErrGone) || apm.IsNotFound(err) }
 
 // claims is a set of object identities, each held by at most one resource at a time.
 type claims struct {

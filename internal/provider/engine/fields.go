@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -22,13 +22,13 @@ import (
 // to read it from the object. One table of fields per object serves its resource, its
 // singular data source and the items of its plural data source, so an attribute is
 // described, validated and flattened in exactly one place.
-type field[T any] struct {
-	name        string
-	description string
-	kind        fieldKind
-	typ         tftypes.Type
-	value       func(*T) tftypes.Value
-	views       view
+type Field[T any] struct {
+	Name        string
+	Description string
+	Kind        fieldKind
+	Type        tftypes.Type
+	Value       func(*T) tftypes.Value
+	Views       View
 	role        role
 	stringRules []validator.String
 	int64Rules  []validator.Int64
@@ -62,7 +62,7 @@ type field[T any] struct {
 	// derive computes a string the manager sets from the plan's inputs (an id made of
 	// them), for when the object cannot be read back; ok is false while an input is
 	// unknown.
-	derive func(plan attrs) (v string, ok bool)
+	derive func(plan Attrs) (v string, ok bool)
 	// custom is the resource attribute of a field whose schema the kinds above cannot
 	// express (a list of objects, a set); its value must be of the same type.
 	custom rschema.Attribute
@@ -77,19 +77,19 @@ const (
 	kindInt64
 	kindBool
 	kindList
-	kindFloat // data sources only: a float64 observation (a metric)
+	KindFloat // data sources only: a float64 observation (a metric)
 )
 
 // view says where a field appears.
-type view uint8
+type View uint8
 
 const (
-	inResource view = 1 << iota // the managed resource: what the user manages and stable ids
-	inDetail                    // the singular data source (the object's detail read)
-	inList                      // items of the plural data source (the list read)
+	InResource View = 1 << iota // the managed resource: what the user manages and stable ids
+	InDetail                    // the singular data source (the object's detail read)
+	InList                      // items of the plural data source (the list read)
 
-	everywhere = inResource | inDetail | inList
-	observed   = inDetail | inList // values the manager or other resources change
+	Everywhere = InResource | InDetail | InList
+	Observed   = InDetail | InList // values the manager or other resources change
 )
 
 // role is a field's part in the managed resource.
@@ -104,36 +104,36 @@ const (
 	requiredReplace
 )
 
-func stringField[T any](name, description string, get func(*T) string) field[T] {
-	return field[T]{
-		name: name, description: description, kind: kindString, typ: tftypes.String, views: everywhere,
-		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.String, get(o)) },
+func StringField[T any](name, description string, get func(*T) string) Field[T] {
+	return Field[T]{
+		Name: name, Description: description, Kind: kindString, Type: tftypes.String, Views: Everywhere,
+		Value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.String, get(o)) },
 	}
 }
 
-func int64Field[T any](name, description string, get func(*T) int64) field[T] {
-	return field[T]{
-		name: name, description: description, kind: kindInt64, typ: tftypes.Number, views: everywhere,
-		value: func(o *T) tftypes.Value { return int64Value(get(o)) },
+func Int64Field[T any](name, description string, get func(*T) int64) Field[T] {
+	return Field[T]{
+		Name: name, Description: description, Kind: kindInt64, Type: tftypes.Number, Views: Everywhere,
+		Value: func(o *T) tftypes.Value { return Int64Value(get(o)) },
 	}
 }
 
-func boolField[T any](name, description string, get func(*T) bool) field[T] {
-	return field[T]{
-		name: name, description: description, kind: kindBool, typ: tftypes.Bool, views: everywhere,
-		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Bool, get(o)) },
+func BoolField[T any](name, description string, get func(*T) bool) Field[T] {
+	return Field[T]{
+		Name: name, Description: description, Kind: kindBool, Type: tftypes.Bool, Views: Everywhere,
+		Value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Bool, get(o)) },
 	}
 }
 
 // listField is a list of nested objects described by their own field table. Lists are
 // observations: they appear in data sources only.
-func listField[T, E any](name, description string, items []field[E], get func(*T) []E) field[T] {
-	itemType := objectType(items)
-	return field[T]{
-		name: name, description: description, kind: kindList, views: observed,
-		typ:    tftypes.List{ElementType: itemType},
+func ListField[T, E any](name, description string, items []Field[E], get func(*T) []E) Field[T] {
+	itemType := ObjectType(items)
+	return Field[T]{
+		Name: name, Description: description, Kind: kindList, Views: Observed,
+		Type:   tftypes.List{ElementType: itemType},
 		nested: dataAttributes(items, nil),
-		value: func(o *T) tftypes.Value {
+		Value: func(o *T) tftypes.Value {
 			elems := get(o)
 			out := make([]tftypes.Value, 0, len(elems))
 			for i := range elems {
@@ -146,7 +146,7 @@ func listField[T, E any](name, description string, items []field[E], get func(*T
 
 // inputField is a user input that the manager does not report back (a mode, a password):
 // state keeps what was applied. Its type is typ (tftypes.String, Number or Bool).
-func inputField[T any](name, description string, typ tftypes.Type) field[T] {
+func InputField[T any](name, description string, typ tftypes.Type) Field[T] {
 	kind := kindString
 	switch {
 	case typ.Is(tftypes.Number):
@@ -154,37 +154,37 @@ func inputField[T any](name, description string, typ tftypes.Type) field[T] {
 	case typ.Is(tftypes.Bool):
 		kind = kindBool
 	}
-	return field[T]{name: name, description: description, kind: kind, typ: typ, views: inResource, role: required, unread: true}
+	return Field[T]{Name: name, Description: description, Kind: kind, Type: typ, Views: InResource, role: required, unread: true}
 }
 
 // customField is a resource attribute with its own schema (a list of objects, a set);
 // value must return values of the attribute's type.
-func customField[T any](name string, attribute rschema.Attribute, typ tftypes.Type, value func(*T) tftypes.Value) field[T] {
-	return field[T]{name: name, description: attribute.GetMarkdownDescription(), kind: kindList, typ: typ, views: inResource, role: required, custom: attribute, value: value}
+func CustomField[T any](name string, attribute rschema.Attribute, typ tftypes.Type, value func(*T) tftypes.Value) Field[T] {
+	return Field[T]{Name: name, Description: attribute.GetMarkdownDescription(), Kind: kindList, Type: typ, Views: InResource, role: required, custom: attribute, Value: value}
 }
 
-func int64Value(n int64) tftypes.Value {
+func Int64Value(n int64) tftypes.Value {
 	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
 }
 
 // withDataAttribute gives a custom field its data source attribute (computed) and shows
 // it in data sources too.
-func (f field[T]) withDataAttribute(a dschema.Attribute) field[T] {
-	f.dataCustom, f.views = a, everywhere
+func (f Field[T]) WithDataAttribute(a dschema.Attribute) Field[T] {
+	f.dataCustom, f.Views = a, Everywhere
 	return f
 }
 
 // in restricts where the field appears.
-func (f field[T]) in(v view) field[T] { f.views = v; return f }
+func (f Field[T]) In(v View) Field[T] { f.Views = v; return f }
 
 // input makes the field a user input of the resource, changed in place.
-func (f field[T]) input() field[T] { f.role = required; return f }
+func (f Field[T]) Input() Field[T] { f.role = required; return f }
 
 // replacing makes the field a user input of the resource whose change replaces the object.
-func (f field[T]) replacing() field[T] { f.role = requiredReplace; return f }
+func (f Field[T]) Replacing() Field[T] { f.role = requiredReplace; return f }
 
 // optionalInput makes the field an input the user may leave out; then it is not managed.
-func (f field[T]) optionalInput() field[T] {
+func (f Field[T]) OptionalInput() Field[T] {
 	if f.role == computedStable {
 		f.role = required
 	}
@@ -194,7 +194,7 @@ func (f field[T]) optionalInput() field[T] {
 
 // defaultedInput makes the field an input the user may leave out; then the manager's
 // value is recorded.
-func (f field[T]) defaultedInput() field[T] {
+func (f Field[T]) DefaultedInput() Field[T] {
 	if f.role == computedStable {
 		f.role = required
 	}
@@ -203,59 +203,59 @@ func (f field[T]) defaultedInput() field[T] {
 }
 
 // reportedWhen keeps the applied value where the manager did not report the field.
-func (f field[T]) reportedWhen(reported func(*T) bool) field[T] { f.reported = reported; return f }
+func (f Field[T]) ReportedWhen(reported func(*T) bool) Field[T] { f.reported = reported; return f }
 
 // aligned orders fresh values after the prior one (see field.align).
-func (f field[T]) aligned(align func(prior, fresh tftypes.Value) tftypes.Value) field[T] {
+func (f Field[T]) Aligned(align func(prior, fresh tftypes.Value) tftypes.Value) Field[T] {
 	f.align = align
 	return f
 }
 
 // writeOnlyInput is an optional input that Terraform never stores (Terraform 1.11 and
 // later, OpenTofu): the engine takes it from the configuration.
-func (f field[T]) writeOnlyInput() field[T] {
+func (f Field[T]) writeOnlyInput() Field[T] {
 	f.writeOnly, f.optional, f.unread = true, true, true
 	return f
 }
 
 // derivedFrom lets a string the manager sets be computed from the plan (see field.derive).
-func (f field[T]) derivedFrom(derive func(plan attrs) (string, bool)) field[T] {
+func (f Field[T]) DerivedFrom(derive func(plan Attrs) (string, bool)) Field[T] {
 	f.derive = derive
 	return f
 }
 
 // joined derives a value from inputs joined by "/", such as <system_id>/<name>.
-func joined(inputs ...string) func(attrs) (string, bool) {
-	return func(plan attrs) (string, bool) {
+func Joined(inputs ...string) func(Attrs) (string, bool) {
+	return func(plan Attrs) (string, bool) {
 		parts := make([]string, len(inputs))
 		for i, in := range inputs {
-			if !plan.known(in) {
+			if !plan.Known(in) {
 				return "", false
 			}
-			parts[i] = plan.str(in)
+			parts[i] = plan.Str(in)
 		}
 		return strings.Join(parts, "/"), true
 	}
 }
 
 // appliedBySettle marks an input that the type's settle applies (see field.bySettle).
-func (f field[T]) appliedBySettle() field[T] { f.bySettle = true; return f }
+func (f Field[T]) AppliedBySettle() Field[T] { f.bySettle = true; return f }
 
 // secret marks the attribute sensitive.
-func (f field[T]) secret() field[T] { f.sensitive = true; return f }
+func (f Field[T]) secret() Field[T] { f.sensitive = true; return f }
 
 // withDefault gives an optional bool input its default.
-func (f field[T]) withDefault(v bool) field[T] { f.boolDefault, f.defaulted = &v, true; return f }
+func (f Field[T]) WithDefault(v bool) Field[T] { f.boolDefault, f.defaulted = &v, true; return f }
 
-func (f field[T]) validate(rules ...validator.String) field[T] { f.stringRules = rules; return f }
+func (f Field[T]) Validate(rules ...validator.String) Field[T] { f.stringRules = rules; return f }
 
-func (f field[T]) validateInt64(rules ...validator.Int64) field[T] { f.int64Rules = rules; return f }
+func (f Field[T]) ValidateInt64(rules ...validator.Int64) Field[T] { f.int64Rules = rules; return f }
 
 // sameString keeps the prior string when the manager's spelling means the same.
-func (f field[T]) sameString(same func(prior, fresh string) bool) field[T] {
+func (f Field[T]) SameString(same func(prior, fresh string) bool) Field[T] {
 	f.same = func(prior, fresh tftypes.Value) bool {
-		p, okP := stringOf(prior)
-		q, okQ := stringOf(fresh)
+		p, okP := StringOf(prior)
+		q, okQ := StringOf(fresh)
 		return okP && okQ && same(p, q)
 	}
 	return f
@@ -263,14 +263,14 @@ func (f field[T]) sameString(same func(prior, fresh string) bool) field[T] {
 
 // resourceAttribute is the field as an attribute of the managed resource of the given
 // noun ("node"); its description says how a change is applied.
-func (f field[T]) resourceAttribute(noun string) rschema.Attribute {
+func (f Field[T]) resourceAttribute(noun string) rschema.Attribute {
 	if f.custom != nil {
 		return f.custom
 	}
 	computed := f.role == computedStable || f.defaulted
 	optional := f.role != computedStable && (f.optional || f.defaulted)
 	req := f.role != computedStable && !optional
-	description := f.description
+	description := f.Description
 	switch f.role {
 	case required:
 		description += " Updated in place."
@@ -278,7 +278,7 @@ func (f field[T]) resourceAttribute(noun string) rschema.Attribute {
 		description += " Changing it replaces the " + noun + "."
 	}
 	shape := fieldShape{role: f.role, keepState: f.role == computedStable || (f.defaulted && f.boolDefault == nil), unread: f.unread}
-	switch f.kind {
+	switch f.Kind {
 	case kindInt64:
 		return rschema.Int64Attribute{
 			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, Validators: f.int64Rules, WriteOnly: f.writeOnly,
@@ -374,29 +374,29 @@ func boolReplaceUnlessImported() planmodifier.Bool {
 
 // dataAttribute is the field as a data source attribute: computed, or a required lookup
 // key (with the resource's validators) when key is true.
-func (f field[T]) dataAttribute(key bool) dschema.Attribute {
+func (f Field[T]) dataAttribute(key bool) dschema.Attribute {
 	if f.dataCustom != nil {
 		return f.dataCustom
 	}
 	computed := !key
-	switch f.kind {
+	switch f.Kind {
 	case kindInt64:
-		a := dschema.Int64Attribute{MarkdownDescription: f.description, Required: key, Computed: computed}
+		a := dschema.Int64Attribute{MarkdownDescription: f.Description, Required: key, Computed: computed}
 		if key {
 			a.Validators = f.int64Rules
 		}
 		return a
 	case kindBool:
-		return dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
-	case kindFloat:
-		return dschema.Float64Attribute{MarkdownDescription: f.description, Computed: true}
+		return dschema.BoolAttribute{MarkdownDescription: f.Description, Computed: true}
+	case KindFloat:
+		return dschema.Float64Attribute{MarkdownDescription: f.Description, Computed: true}
 	case kindList:
 		return dschema.ListNestedAttribute{
-			MarkdownDescription: f.description, Computed: true,
+			MarkdownDescription: f.Description, Computed: true,
 			NestedObject: dschema.NestedAttributeObject{Attributes: f.nested},
 		}
 	default:
-		a := dschema.StringAttribute{MarkdownDescription: f.description, Required: key, Computed: computed}
+		a := dschema.StringAttribute{MarkdownDescription: f.Description, Required: key, Computed: computed}
 		if key {
 			a.Validators = f.stringRules
 		}
@@ -405,11 +405,11 @@ func (f field[T]) dataAttribute(key bool) dschema.Attribute {
 }
 
 // resourceAttributes are the fields of the managed resource of the given noun.
-func resourceAttributes[T any](fields []field[T], noun string) map[string]rschema.Attribute {
+func resourceAttributes[T any](fields []Field[T], noun string) map[string]rschema.Attribute {
 	out := map[string]rschema.Attribute{}
 	for _, f := range fields {
-		if f.views&inResource != 0 {
-			out[f.name] = f.resourceAttribute(noun)
+		if f.Views&InResource != 0 {
+			out[f.Name] = f.resourceAttribute(noun)
 		}
 	}
 	return out
@@ -417,32 +417,32 @@ func resourceAttributes[T any](fields []field[T], noun string) map[string]rschem
 
 // dataAttributes are the fields of a data source (all of them when only is 0), with the
 // named keys as required inputs.
-func dataAttributes[T any](fields []field[T], keys []string, only ...view) map[string]dschema.Attribute {
+func dataAttributes[T any](fields []Field[T], keys []string, only ...View) map[string]dschema.Attribute {
 	out := map[string]dschema.Attribute{}
 	for _, f := range fields {
-		if len(only) > 0 && f.views&only[0] == 0 {
+		if len(only) > 0 && f.Views&only[0] == 0 {
 			continue
 		}
-		out[f.name] = f.dataAttribute(slices.Contains(keys, f.name))
+		out[f.Name] = f.dataAttribute(slices.Contains(keys, f.Name))
 	}
 	return out
 }
 
 // objectType is the Terraform type of an object made of all the fields.
-func objectType[T any](fields []field[T]) tftypes.Object {
+func ObjectType[T any](fields []Field[T]) tftypes.Object {
 	types := make(map[string]tftypes.Type, len(fields))
 	for _, f := range fields {
-		types[f.name] = f.typ
+		types[f.Name] = f.Type
 	}
 	return tftypes.Object{AttributeTypes: types}
 }
 
 // objectValue flattens obj into a value of typ, one field per attribute.
-func objectValue[T any](typ tftypes.Object, fields []field[T], obj *T) tftypes.Value {
+func objectValue[T any](typ tftypes.Object, fields []Field[T], obj *T) tftypes.Value {
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
 	for _, f := range fields {
-		if _, ok := typ.AttributeTypes[f.name]; ok {
-			vals[f.name] = f.value(obj)
+		if _, ok := typ.AttributeTypes[f.Name]; ok {
+			vals[f.Name] = f.Value(obj)
 		}
 	}
 	return tftypes.NewValue(typ, vals)

@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"fmt"
@@ -18,51 +18,51 @@ import (
 // The manager never reports a secret: state keeps what was applied (null for _wo).
 
 // secret declares a secret input of a type.
-type secret struct {
-	name string // "password": the attributes password_wo, password_wo_version, password
-	what string // "the user's password", in descriptions
+type Secret struct {
+	Name string // "password": the attributes password_wo, password_wo_version, password
+	What string // "the user's password", in descriptions
 	// change says what a new value does, such as "Changing it replaces the database."
 	// (sentences end the descriptions of the value and of the version).
-	change string
+	Change string
 	// replaces makes a new value (or version) replace the object, for managers that
 	// cannot change the secret in place.
-	replaces bool
-	rules    []validator.String
+	Replaces bool
+	Rules    []validator.String
 }
 
-func (s secret) writeOnly() string { return s.name + "_wo" }
-func (s secret) version() string   { return s.name + "_wo_version" }
+func (s Secret) writeOnly() string { return s.Name + "_wo" }
+func (s Secret) Version() string   { return s.Name + "_wo_version" }
 
 // fields are the secret's three attributes.
-func secretFields[T any](s secret) []field[T] {
-	fields := []field[T]{
-		inputField[T](s.writeOnly(), fmt.Sprintf("%s, as a write-only value: sent to the manager and never stored in the plan or state "+
+func SecretFields[T any](s Secret) []Field[T] {
+	fields := []Field[T]{
+		InputField[T](s.writeOnly(), fmt.Sprintf("%s, as a write-only value: sent to the manager and never stored in the plan or state "+
 			"(Terraform 1.11 or later, OpenTofu). Terraform cannot tell when it changes: change `%s` to send it again. Set exactly one of this and `%s`.",
-			capitalized(s.what), s.version(), s.name), tftypes.String).writeOnlyInput().secret().validate(s.rules...),
-		inputField[T](s.version(), fmt.Sprintf("Any number; changing it sends `%s` again, such as for a rotation. %s", s.writeOnly(), s.change),
-			tftypes.Number).optionalInput(),
-		inputField[T](s.name, fmt.Sprintf("%s, for CLIs without write-only attributes (Terraform before 1.11): sensitive, but stored in the state, "+
-			"so prefer `%s` where the CLI supports it. Set exactly one of this and `%s`. %s", capitalized(s.what), s.writeOnly(), s.writeOnly(), s.change),
-			tftypes.String).optionalInput().secret().validate(s.rules...),
+			capitalized(s.What), s.Version(), s.Name), tftypes.String).writeOnlyInput().secret().Validate(s.Rules...),
+		InputField[T](s.Version(), fmt.Sprintf("Any number; changing it sends `%s` again, such as for a rotation. %s", s.writeOnly(), s.Change),
+			tftypes.Number).OptionalInput(),
+		InputField[T](s.Name, fmt.Sprintf("%s, for CLIs without write-only attributes (Terraform before 1.11): sensitive, but stored in the state, "+
+			"so prefer `%s` where the CLI supports it. Set exactly one of this and `%s`. %s", capitalized(s.What), s.writeOnly(), s.writeOnly(), s.Change),
+			tftypes.String).OptionalInput().secret().Validate(s.Rules...),
 	}
-	if s.replaces {
-		fields[1], fields[2] = fields[1].replacing(), fields[2].replacing()
+	if s.Replaces {
+		fields[1], fields[2] = fields[1].Replacing(), fields[2].Replacing()
 	}
 	return fields
 }
 
 // validators require exactly one of the secret's two values.
-func (s secret) validators() []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.name))}
+func (s Secret) Validators() []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name))}
 }
 
 // value is the secret a plan carries: the write-only value (the engine adds it from the
 // configuration), else the sensitive one.
-func (s secret) value(plan attrs) string {
-	if v := plan.str(s.writeOnly()); v != "" {
+func (s Secret) Value(plan Attrs) string {
+	if v := plan.Str(s.writeOnly()); v != "" {
 		return v
 	}
-	return plan.str(s.name)
+	return plan.Str(s.Name)
 }
 
 // capitalized is text with its first letter upper case.

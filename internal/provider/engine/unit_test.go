@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -45,13 +45,13 @@ func TestExplainGivesAdvicePerKind(t *testing.T) {
 		{fmt.Errorf("GET /rest/systems: %w", context.DeadlineExceeded), "ran out of time"},
 	}
 	for _, c := range cases {
-		if got := explain(c.err); !strings.Contains(got, c.want) || !strings.Contains(got, c.err.Error()) {
+		if got := Explain(c.err); !strings.Contains(got, c.want) || !strings.Contains(got, c.err.Error()) {
 			t.Errorf("explain(%v) = %q, want the error and %q", c.err, got, c.want)
 		}
 	}
 	// The provider's own findings get no advice about the network.
 	own := errors.New(`no system is named "nope"`)
-	if got := explain(own); got != own.Error() {
+	if got := Explain(own); got != own.Error() {
 		t.Errorf("explain(%v) = %q, want the error alone", own, got)
 	}
 }

@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 // attrs is one object's top-level attribute values as Terraform sent them (plan, state
 // or config). The engine reads and writes attributes by name: no reflection into model
 // structs on the hot path of a refresh.
-type attrs map[string]tftypes.Value
+type Attrs map[string]tftypes.Value
 
 // attrsOf splits an object value into its attributes; a null object has none.
-func attrsOf(v tftypes.Value) (attrs, error) {
-	out := attrs{}
+func AttrsOf(v tftypes.Value) (Attrs, error) {
+	out := Attrs{}
 	if v.IsNull() || !v.IsKnown() {
 		return out, nil
 	}
@@ -26,19 +26,19 @@ func attrsOf(v tftypes.Value) (attrs, error) {
 }
 
 // known reports whether the attribute has a known, non-null value.
-func (a attrs) known(name string) bool {
+func (a Attrs) Known(name string) bool {
 	v, ok := a[name]
 	return ok && v.IsKnown() && !v.IsNull()
 }
 
 // str is a string attribute, "" when null or unknown.
-func (a attrs) str(name string) string {
-	s, _ := stringOf(a[name])
+func (a Attrs) Str(name string) string {
+	s, _ := StringOf(a[name])
 	return s
 }
 
 // int64 is a number attribute, 0 when null or unknown.
-func (a attrs) int64(name string) int64 {
+func (a Attrs) Int64(name string) int64 {
 	v := a[name]
 	if !v.IsKnown() || v.IsNull() {
 		return 0
@@ -52,8 +52,8 @@ func (a attrs) int64(name string) int64 {
 }
 
 // with returns a copy with name set to v.
-func (a attrs) with(name string, v tftypes.Value) attrs {
-	out := make(attrs, len(a)+1)
+func (a Attrs) With(name string, v tftypes.Value) Attrs {
+	out := make(Attrs, len(a)+1)
 	for k, old := range a {
 		out[k] = old
 	}
@@ -61,7 +61,7 @@ func (a attrs) with(name string, v tftypes.Value) attrs {
 	return out
 }
 
-func stringOf(v tftypes.Value) (string, bool) {
+func StringOf(v tftypes.Value) (string, bool) {
 	if v.Type() == nil || !v.IsKnown() || v.IsNull() || !v.Type().Is(tftypes.String) {
 		return "", false
 	}
@@ -76,16 +76,16 @@ func stringOf(v tftypes.Value) (string, bool) {
 // the manager's value, unless the field says that value means the prior one; attributes
 // named in fromPrior (data source lookup keys) and attributes that are not fields
 // (timeouts) keep their prior value. See fieldValue for inputs.
-func flatten[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, fromPrior ...string) tftypes.Value {
+func Flatten[T any](typ tftypes.Object, fields []Field[T], obj *T, prior Attrs, fromPrior ...string) tftypes.Value {
 	return flattenAs(typ, fields, obj, prior, false, fromPrior...)
 }
 
 // flattenAs is flatten; importing records the manager's value of optional inputs that
 // prior leaves out, as an import has nothing else to go by.
-func flattenAs[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs, importing bool, fromPrior ...string) tftypes.Value {
-	byName := make(map[string]*field[T], len(fields))
+func flattenAs[T any](typ tftypes.Object, fields []Field[T], obj *T, prior Attrs, importing bool, fromPrior ...string) tftypes.Value {
+	byName := make(map[string]*Field[T], len(fields))
 	for i := range fields {
-		byName[fields[i].name] = &fields[i]
+		byName[fields[i].Name] = &fields[i]
 	}
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
 	for name, t := range typ.AttributeTypes {
@@ -111,7 +111,7 @@ func flattenAs[T any](typ tftypes.Object, fields []field[T], obj *T, prior attrs
 //   - a field the manager did not report this time keeps the prior value;
 //   - otherwise the manager's value, in the prior order, or the prior spelling when the
 //     two mean the same.
-func (f *field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld, importing bool) tftypes.Value {
+func (f *Field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld, importing bool) tftypes.Value {
 	switch {
 	case f.writeOnly:
 		return tftypes.NewValue(t, nil)
@@ -126,7 +126,7 @@ func (f *field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld,
 	case f.reported != nil && !f.reported(obj) && hasOld && old.IsFullyKnown():
 		return old
 	}
-	fresh := f.value(obj)
+	fresh := f.Value(obj)
 	if !hasOld {
 		return fresh
 	}
@@ -143,11 +143,11 @@ func (f *field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld,
 // with the values that only the manager knows left null rather than unknown, except
 // those a field derives from the plan (a node's id from its system's id and its name),
 // so that resources referring to it can still be created in the same run.
-func recorded[T any](typ tftypes.Object, fields []field[T], plan attrs) tftypes.Value {
-	derive := map[string]func(attrs) (string, bool){}
+func recorded[T any](typ tftypes.Object, fields []Field[T], plan Attrs) tftypes.Value {
+	derive := map[string]func(Attrs) (string, bool){}
 	for _, f := range fields {
 		if f.derive != nil {
-			derive[f.name] = f.derive
+			derive[f.Name] = f.derive
 		}
 	}
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))

@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -12,52 +12,52 @@ import (
 // dataSourceType declares a data source that reads one object. Its attributes are the
 // object's fields of the detail view; keys are the fields the user gives to find it.
 type DataSourceType[T, C any] struct {
-	name        string
-	description string
-	fields      []field[T]
-	keys        []string
-	public      bool // needs no API key
+	Name        string
+	Description string
+	Fields      []Field[T]
+	Keys        []string
+	Public      bool // needs no API key
 	// args are inputs that no field describes (a switch such as include_servers); read
 	// finds them in the configuration, and the state keeps them as given. Optional.
-	args map[string]dschema.Attribute
+	Args map[string]dschema.Attribute
 	// validators check the configuration as a whole. Optional.
 	validators []datasource.ConfigValidator
 	// read returns the object; not finding it is an error that names what was looked for.
-	read func(ctx context.Context, m C, config attrs) (*T, error)
+	Read func(ctx context.Context, m C, config Attrs) (*T, error)
 }
 
 // listDataSourceType declares a data source that lists objects: optional filters in, and
 // one list attribute of items made of the object's list-view fields.
 type ListDataSourceType[T, C any] struct {
-	name        string
-	description string
-	listName    string // the list attribute, such as "systems"
-	listDesc    string
-	fields      []field[T]
-	filters     map[string]dschema.Attribute
-	public      bool
+	Name            string
+	Description     string
+	ListName        string // the list attribute, such as "systems"
+	ListDescription string
+	Fields          []Field[T]
+	Filters         map[string]dschema.Attribute
+	Public          bool
 	// validators check the configuration as a whole (a date range, say). Optional.
-	validators []datasource.ConfigValidator
-	list       func(ctx context.Context, m C, config attrs) ([]T, error)
+	Validators []datasource.ConfigValidator
+	List       func(ctx context.Context, m C, config Attrs) ([]T, error)
 }
 
 func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSource {
 	return func() datasource.DataSource {
-		attributes := dataAttributes(t.fields, t.keys, inDetail)
-		for name, a := range t.args {
+		attributes := dataAttributes(t.Fields, t.Keys, InDetail)
+		for name, a := range t.Args {
 			attributes[name] = a
 		}
 		return &engineDataSource[C]{
-			name:       t.name,
-			schema:     dschema.Schema{MarkdownDescription: t.description, Attributes: attributes},
-			public:     t.public,
+			name:       t.Name,
+			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
+			public:     t.Public,
 			validators: t.validators,
-			read: func(ctx context.Context, m C, typ tftypes.Object, config attrs) (tftypes.Value, error) {
-				obj, err := t.read(ctx, m, config)
+			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
+				obj, err := t.Read(ctx, m, config)
 				if err != nil {
 					return tftypes.Value{}, err
 				}
-				return flatten(typ, t.fields, obj, config, t.keys...), nil
+				return Flatten(typ, t.Fields, obj, config, t.Keys...), nil
 			},
 		}
 	}
@@ -65,32 +65,32 @@ func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSourc
 
 func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.DataSource {
 	attributes := map[string]dschema.Attribute{}
-	for name, a := range t.filters {
+	for name, a := range t.Filters {
 		attributes[name] = a
 	}
-	attributes[t.listName] = dschema.ListNestedAttribute{
-		MarkdownDescription: t.listDesc,
+	attributes[t.ListName] = dschema.ListNestedAttribute{
+		MarkdownDescription: t.ListDescription,
 		Computed:            true,
-		NestedObject:        dschema.NestedAttributeObject{Attributes: dataAttributes(t.fields, nil, inList)},
+		NestedObject:        dschema.NestedAttributeObject{Attributes: dataAttributes(t.Fields, nil, InList)},
 	}
 	return func() datasource.DataSource {
 		return &engineDataSource[C]{
-			name:       t.name,
-			schema:     dschema.Schema{MarkdownDescription: t.description, Attributes: attributes},
-			public:     t.public,
-			validators: t.validators,
-			read: func(ctx context.Context, m C, typ tftypes.Object, config attrs) (tftypes.Value, error) {
-				objs, err := t.list(ctx, m, config)
+			name:       t.Name,
+			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
+			public:     t.Public,
+			validators: t.Validators,
+			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
+				objs, err := t.List(ctx, m, config)
 				if err != nil {
 					return tftypes.Value{}, err
 				}
-				listType := typ.AttributeTypes[t.listName].(tftypes.List) //nolint:forcetypeassert // built above as a list
+				listType := typ.AttributeTypes[t.ListName].(tftypes.List) //nolint:forcetypeassert // built above as a list
 				itemType := listType.ElementType.(tftypes.Object)         //nolint:forcetypeassert // of objects
 				items := make([]tftypes.Value, 0, len(objs))
 				for i := range objs {
-					items = append(items, objectValue(itemType, t.fields, &objs[i]))
+					items = append(items, objectValue(itemType, t.Fields, &objs[i]))
 				}
-				return flatten[T](typ, nil, nil, config.with(t.listName, tftypes.NewValue(listType, items))), nil
+				return Flatten[T](typ, nil, nil, config.With(t.ListName, tftypes.NewValue(listType, items))), nil
 			},
 		}
 	}
@@ -108,7 +108,7 @@ type engineDataSource[C any] struct {
 	public     bool
 	validators []datasource.ConfigValidator
 	data       *Configured[C]
-	read       func(ctx context.Context, m C, typ tftypes.Object, config attrs) (tftypes.Value, error)
+	read       func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error)
 }
 
 func (d *engineDataSource[C]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -133,7 +133,7 @@ func (d *engineDataSource[C]) Read(ctx context.Context, req datasource.ReadReque
 	if !d.public {
 		resp.Diagnostics.Append(d.data.requireKey()...)
 	}
-	config, err := attrsOf(req.Config.Raw)
+	config, err := AttrsOf(req.Config.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid configuration", err.Error())
 	}
@@ -142,7 +142,7 @@ func (d *engineDataSource[C]) Read(ctx context.Context, req datasource.ReadReque
 	}
 	v, err := d.read(ctx, m, objectTypeOf(ctx, resp.State.Schema), config)
 	if err != nil {
-		resp.Diagnostics.Append(diag.NewErrorDiagnostic("Failed to read apm_"+d.name, explain(err)))
+		resp.Diagnostics.Append(diag.NewErrorDiagnostic("Failed to read apm_"+d.name, Explain(err)))
 		return
 	}
 	resp.State.Raw = v

@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -23,76 +23,76 @@ import (
 // recording a created object before reading it back, 404 on read and delete, 409 on
 // create, waiting out dependants on delete, import, and the wording of diagnostics.
 type ResourceType[T, C any] struct {
-	name        string // without the provider prefix: "system" for apm_system
-	noun        string // in descriptions, such as "WAS server"; the name with spaces when empty
-	description string
-	fields      []field[T]
-	importID    ImportID[C]
+	Name        string // without the provider prefix: "system" for apm_system
+	Noun        string // in descriptions, such as "WAS server"; the name with spaces when empty
+	Description string
+	Fields      []Field[T]
+	ImportID    ImportID[C]
 	// deleteTimeout, when set, makes delete wait while the manager refuses it with 409
 	// because other objects (children) still depend on this one, by default this long.
-	deleteTimeout time.Duration
+	DeleteTimeout time.Duration
 	// describe names the object in diagnostics, such as `system "shop"`.
-	describe func(a attrs) string
+	Describe func(a Attrs) string
 
 	// create writes a new object from the plan; the engine then reads it back with read.
-	create func(ctx context.Context, m C, plan attrs) error
+	Create func(ctx context.Context, m C, plan Attrs) error
 	// idempotentCreate says that sending create twice does what sending it once does (it
 	// sets a part of an existing object). A create whose answer was lost is then sent
 	// again, within max_retries, rather than judged by a look-up: that the object reads
 	// back proves nothing when it existed before.
-	idempotentCreate bool
+	IdempotentCreate bool
 	// read returns the object that state (or a plan after a write) identifies; an error
 	// that isGone means it no longer exists.
-	read func(ctx context.Context, m C, state attrs) (*T, error)
+	Read func(ctx context.Context, m C, state Attrs) (*T, error)
 	// update changes the object in place from state to plan.
-	update func(ctx context.Context, m C, plan, state attrs) error
+	Update func(ctx context.Context, m C, plan, state Attrs) error
 	// delete removes the object; an error that isGone counts as done.
-	delete func(ctx context.Context, m C, state attrs) error
+	Delete func(ctx context.Context, m C, state Attrs) error
 	// blockers names the objects that still hold this one when delete keeps conflicting.
-	blockers func(ctx context.Context, m C, state attrs) ([]string, error)
+	Blockers func(ctx context.Context, m C, state Attrs) ([]string, error)
 	// checkPlan rejects at plan what the provider can know to be wrong (a reference to a
 	// system that does not exist, say). prior is the state (empty for a create). Optional.
-	checkPlan func(ctx context.Context, m C, plan, prior attrs, diags *diag.Diagnostics)
+	CheckPlan func(ctx context.Context, m C, plan, prior Attrs, diags *diag.Diagnostics)
 	// validators check the configuration as a whole (one of two attributes, say). Optional.
-	validators []resource.ConfigValidator
+	Validators []resource.ConfigValidator
 
 	// settle brings the object, once created or updated, to what the plan declares beyond
 	// the values the calls above write (a server's running state), waiting for the
 	// manager within the operation's timeout. Optional.
-	settle func(ctx context.Context, m C, plan attrs) error
+	Settle func(ctx context.Context, m C, plan Attrs) error
 	// beforeDelete prepares the object for its delete (stops a server), within the delete
 	// timeout. Optional.
-	beforeDelete func(ctx context.Context, m C, state attrs) error
+	BeforeDelete func(ctx context.Context, m C, state Attrs) error
 	// deleteWarning, when set, is said on every delete (an object the manager cannot
 	// remove, whose delete only forgets it). Optional.
-	deleteWarning string
+	DeleteWarning string
 }
 
 // newResource registers a declared type with the framework.
 func NewResource[T, C any](t ResourceType[T, C]) func() resource.Resource {
-	return func() resource.Resource { return &engineResource[T, C]{t: &t} }
+	return func() resource.Resource { return &Resource[T, C]{Type: &t} }
 }
 
 var (
-	_ resource.ResourceWithConfigure   = (*engineResource[struct{}, struct{}])(nil)
-	_ resource.ResourceWithImportState = (*engineResource[struct{}, struct{}])(nil)
-	_ resource.ResourceWithModifyPlan  = (*engineResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithConfigure   = (*Resource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithImportState = (*Resource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithModifyPlan  = (*Resource[struct{}, struct{}])(nil)
 
-	_ resource.ResourceWithConfigValidators = (*engineResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithConfigValidators = (*Resource[struct{}, struct{}])(nil)
 )
 
-func (r *engineResource[T, C]) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return r.t.validators
+func (r *Resource[T, C]) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return r.Type.Validators
 }
 
 // engineResource is the one implementation of resource.Resource.
-type engineResource[T, C any] struct {
-	t    *ResourceType[T, C]
+type Resource[T, C any] struct {
+	Type *ResourceType[T, C]
 	data *Configured[C]
 }
 
-func (r *engineResource[T, C]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + r.t.name
+func (r *Resource[T, C]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + r.Type.Name
 }
 
 // Default bounds of the operations. A create or update is a few requests with their
@@ -101,50 +101,50 @@ func (r *engineResource[T, C]) Metadata(_ context.Context, req resource.Metadata
 const (
 	defaultCreateTimeout = 5 * time.Minute
 	defaultUpdateTimeout = 5 * time.Minute
-	defaultDeleteTimeout = 5 * time.Minute
+	DefaultDeleteTimeout = 5 * time.Minute
 )
 
-func (r *engineResource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	noun := r.t.noun
+func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	noun := r.Type.Noun
 	if noun == "" {
-		noun = strings.ReplaceAll(r.t.name, "_", " ")
+		noun = strings.ReplaceAll(r.Type.Name, "_", " ")
 	}
-	attributes := resourceAttributes(r.t.fields, noun)
-	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", formatDuration(defaultDeleteTimeout))
-	if r.t.deleteTimeout > 0 {
+	attributes := resourceAttributes(r.Type.Fields, noun)
+	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", FormatDuration(DefaultDeleteTimeout))
+	if r.Type.DeleteTimeout > 0 {
 		stop := ""
-		if r.t.beforeDelete != nil {
+		if r.Type.BeforeDelete != nil {
 			stop = "the stop that comes first and "
 		}
 		deleteDescription = fmt.Sprintf("How long a delete may take, %sthe wait while the manager refuses it because other objects still depend on this one included, "+
-			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, formatDuration(r.t.deleteTimeout))
+			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, FormatDuration(r.Type.DeleteTimeout))
 	}
 	lookup, waits := " and the look-up that follows an answer lost on the way back", ""
-	if r.t.settle != nil {
+	if r.Type.Settle != nil {
 		lookup, waits = ", the look-up that follows an answer lost on the way back", ", and the wait until the manager reports the declared state"
 	}
 	attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
 		Create: true, Update: true, Delete: true,
 		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries%s%s. "+
-			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, formatDuration(defaultCreateTimeout)),
+			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, FormatDuration(defaultCreateTimeout)),
 		UpdateDescription: fmt.Sprintf("How long an update may take, retries included%s; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
-			waits, formatDuration(defaultUpdateTimeout)),
+			waits, FormatDuration(defaultUpdateTimeout)),
 		DeleteDescription: deleteDescription,
 	})
-	resp.Schema = rschema.Schema{MarkdownDescription: r.t.description, Attributes: attributes}
+	resp.Schema = rschema.Schema{MarkdownDescription: r.Type.Description, Attributes: attributes}
 }
 
-func (r *engineResource[T, C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *Resource[T, C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configured[C](req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
 // type knows the plan cannot.
-func (r *engineResource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
-	plan, err := attrsOf(req.Plan.Raw)
+	plan, err := AttrsOf(req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid plan", err.Error())
 		return
@@ -154,19 +154,19 @@ func (r *engineResource[T, C]) ModifyPlan(ctx context.Context, req resource.Modi
 		return // validation before configure
 	}
 	resp.Diagnostics.Append(r.data.requireKey()...)
-	if r.t.checkPlan != nil && r.data.connected && !resp.Diagnostics.HasError() {
-		prior, err := attrsOf(req.State.Raw)
+	if r.Type.CheckPlan != nil && r.data.connected && !resp.Diagnostics.HasError() {
+		prior, err := AttrsOf(req.State.Raw)
 		if err != nil {
 			resp.Diagnostics.AddError("Invalid state", err.Error())
 			return
 		}
-		r.t.checkPlan(ctx, r.data.conn, plan, prior, &resp.Diagnostics)
+		r.Type.CheckPlan(ctx, r.data.conn, plan, prior, &resp.Diagnostics)
 	}
 }
 
 // checkTimeouts refuses timeouts that are not positive durations; the timeouts module
 // takes any duration, and a negative one would fail every operation at once.
-func checkTimeouts(plan attrs, diags *diag.Diagnostics) {
+func checkTimeouts(plan Attrs, diags *diag.Diagnostics) {
 	tv, ok := plan["timeouts"]
 	if !ok || !tv.IsFullyKnown() || tv.IsNull() {
 		return
@@ -176,7 +176,7 @@ func checkTimeouts(plan attrs, diags *diag.Diagnostics) {
 		return
 	}
 	for op, v := range ops {
-		text, ok := stringOf(v)
+		text, ok := StringOf(v)
 		if !ok {
 			continue
 		}
@@ -187,7 +187,7 @@ func checkTimeouts(plan attrs, diags *diag.Diagnostics) {
 	}
 }
 
-func (r *engineResource[T, C]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *Resource[T, C]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
 	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
 	if !ok || resp.Diagnostics.HasError() {
@@ -219,8 +219,8 @@ func (r *engineResource[T, C]) Create(ctx context.Context, req resource.CreateRe
 // settled runs the type's settle after a write, waiting under the request's context (an
 // interrupted run stops waiting) within the write's bound, then records the object as it
 // stands. state is what the write recorded, kept when the object cannot be read.
-func (r *engineResource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Object, plan attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
-	if r.t.settle == nil {
+func (r *Resource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Object, plan Attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
+	if r.Type.Settle == nil {
 		return state
 	}
 	if deadline, ok := wctx.Deadline(); ok {
@@ -228,36 +228,36 @@ func (r *engineResource[T, C]) settled(ctx, wctx context.Context, m C, typ tftyp
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	settleErr := r.t.settle(ctx, m, plan)
+	settleErr := r.Type.Settle(ctx, m, plan)
 	if settleErr != nil {
 		if bound, ok := wctx.Value(boundKey{}).(time.Duration); ok && errors.As(settleErr, new(*apm.TimeoutError)) {
-			settleErr = fmt.Errorf("%w; timeouts.%s is %s", settleErr, op, formatDuration(bound))
+			settleErr = fmt.Errorf("%w; timeouts.%s is %s", settleErr, op, FormatDuration(bound))
 		}
-		diags.Append(callError(op+" "+r.t.describe(plan), settleErr))
+		diags.Append(callError(op+" "+r.Type.Describe(plan), settleErr))
 	}
 	rctx, cancel := finishing(ctx, deleteCallBound)
 	defer cancel()
-	obj, err := r.t.read(rctx, m, plan)
+	obj, err := r.Type.Read(rctx, m, plan)
 	switch {
 	case err == nil:
-		return flatten(typ, r.t.fields, obj, plan)
+		return Flatten(typ, r.Type.Fields, obj, plan)
 	case settleErr != nil:
 		return state
 	}
-	diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.t.describe(plan), err))
+	diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.Type.Describe(plan), err))
 	return r.settledAsPlanned(typ, state, plan)
 }
 
 // settledAsPlanned is state with the values that a successful settle brought about (a
 // running state) taken from the plan: what the manager has, when it cannot be read.
-func (r *engineResource[T, C]) settledAsPlanned(typ tftypes.Object, state tftypes.Value, plan attrs) tftypes.Value {
-	a, err := attrsOf(state)
+func (r *Resource[T, C]) settledAsPlanned(typ tftypes.Object, state tftypes.Value, plan Attrs) tftypes.Value {
+	a, err := AttrsOf(state)
 	if err != nil {
 		return state
 	}
-	for _, f := range r.t.fields {
-		if v, ok := plan[f.name]; f.bySettle && ok && v.IsFullyKnown() {
-			a[f.name] = v
+	for _, f := range r.Type.Fields {
+		if v, ok := plan[f.Name]; f.bySettle && ok && v.IsFullyKnown() {
+			a[f.Name] = v
 		}
 	}
 	return tftypes.NewValue(typ, map[string]tftypes.Value(a))
@@ -265,45 +265,45 @@ func (r *engineResource[T, C]) settledAsPlanned(typ tftypes.Object, state tftype
 
 // withWriteOnly adds the write-only inputs, which only the configuration carries, to a
 // plan, for the calls to send.
-func (r *engineResource[T, C]) withWriteOnly(plan attrs, config tftypes.Value, diags *diag.Diagnostics) attrs {
-	var cfg attrs
-	for _, f := range r.t.fields {
+func (r *Resource[T, C]) withWriteOnly(plan Attrs, config tftypes.Value, diags *diag.Diagnostics) Attrs {
+	var cfg Attrs
+	for _, f := range r.Type.Fields {
 		if !f.writeOnly {
 			continue
 		}
 		if cfg == nil {
 			var err error
-			if cfg, err = attrsOf(config); err != nil {
+			if cfg, err = AttrsOf(config); err != nil {
 				diags.AddError("Invalid configuration", err.Error())
 				return plan
 			}
 		}
-		plan = plan.with(f.name, cfg[f.name])
+		plan = plan.With(f.Name, cfg[f.Name])
 	}
 	return plan
 }
 
-func (r *engineResource[T, C]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	m, state, ok := r.begin(req.State.Raw, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	obj, err := r.t.read(ctx, m, state)
-	if isGone(err) {
+	obj, err := r.Type.Read(ctx, m, state)
+	if IsGone(err) {
 		// Deleted outside Terraform: the next plan creates it again.
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(callError("read "+r.t.describe(state), err))
+		resp.Diagnostics.Append(callError("read "+r.Type.Describe(state), err))
 		return
 	}
-	resp.State.Raw = flattenAs(typeOf(req.State.Raw), r.t.fields, obj, state, imported(ctx, req.Private))
+	resp.State.Raw = flattenAs(typeOf(req.State.Raw), r.Type.Fields, obj, state, imported(ctx, req.Private))
 }
 
-func (r *engineResource[T, C]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
-	state, err := attrsOf(req.State.Raw)
+	state, err := AttrsOf(req.State.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid state", err.Error())
 	}
@@ -323,50 +323,50 @@ func (r *engineResource[T, C]) Update(ctx context.Context, req resource.UpdateRe
 	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.t.update(wctx, m, plan, state); err != nil {
-		resp.Diagnostics.Append(callError("update "+r.t.describe(state), err))
+	if err := r.Type.Update(wctx, m, plan, state); err != nil {
+		resp.Diagnostics.Append(callError("update "+r.Type.Describe(state), err))
 		return
 	}
 	typ := typeOf(req.Plan.Raw)
-	if r.t.settle != nil {
-		resp.State.Raw = r.settled(ctx, wctx, m, typ, plan, recorded(typ, r.t.fields, plan), "update", &resp.Diagnostics)
+	if r.Type.Settle != nil {
+		resp.State.Raw = r.settled(ctx, wctx, m, typ, plan, recorded(typ, r.Type.Fields, plan), "update", &resp.Diagnostics)
 		return
 	}
-	obj, err := r.t.read(wctx, m, plan)
+	obj, err := r.Type.Read(wctx, m, plan)
 	if err != nil {
 		// The update was carried out: keep it, and let the next refresh fill in the rest.
-		resp.State.Raw = recorded(typ, r.t.fields, plan)
-		resp.Diagnostics.Append(readBackWarning("Updated", r.t.describe(plan), err))
+		resp.State.Raw = recorded(typ, r.Type.Fields, plan)
+		resp.Diagnostics.Append(readBackWarning("Updated", r.Type.Describe(plan), err))
 		return
 	}
-	resp.State.Raw = flatten(typ, r.t.fields, obj, plan)
+	resp.State.Raw = Flatten(typ, r.Type.Fields, obj, plan)
 }
 
-func (r *engineResource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	m, state, ok := r.begin(req.State.Raw, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", max(r.t.deleteTimeout, defaultDeleteTimeout))
+	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", max(r.Type.DeleteTimeout, DefaultDeleteTimeout))
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
 	}
-	if r.t.beforeDelete != nil {
+	if r.Type.BeforeDelete != nil {
 		pctx, cancel := context.WithTimeout(ctx, timeout)
-		err := r.t.beforeDelete(pctx, m, state)
+		err := r.Type.BeforeDelete(pctx, m, state)
 		cancel()
-		if err != nil && !isGone(err) {
-			resp.Diagnostics.Append(callError("delete "+r.t.describe(state), err))
+		if err != nil && !IsGone(err) {
+			resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
 			return
 		}
 	}
 	if err := r.deleteWaiting(ctx, m, state, timeout); err != nil {
-		resp.Diagnostics.Append(callError("delete "+r.t.describe(state), err))
+		resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
 		return
 	}
-	if r.t.deleteWarning != "" {
-		resp.Diagnostics.AddWarning("Removed "+r.t.describe(state)+" from the state only", r.t.deleteWarning)
+	if r.Type.DeleteWarning != "" {
+		resp.Diagnostics.AddWarning("Removed "+r.Type.Describe(state)+" from the state only", r.Type.DeleteWarning)
 	}
 	r.data.creating.release(r.claimKey(state))
 }
@@ -385,9 +385,9 @@ func describedTimeouts(ctx context.Context, opts timeouts.Opts) rschema.Attribut
 // managedChange reports whether the plan changes a field of the managed resource that
 // the manager holds. An unread input set for the first time after an import (its state
 // is null) is only recorded.
-func (r *engineResource[T, C]) managedChange(plan, state attrs) bool {
-	for _, f := range r.t.fields {
-		if f.views&inResource == 0 || plan[f.name].Equal(state[f.name]) || (f.unread && state[f.name].IsNull()) {
+func (r *Resource[T, C]) managedChange(plan, state Attrs) bool {
+	for _, f := range r.Type.Fields {
+		if f.Views&InResource == 0 || plan[f.Name].Equal(state[f.Name]) || (f.unread && state[f.Name].IsNull()) {
 			continue
 		}
 		return true
@@ -396,8 +396,8 @@ func (r *engineResource[T, C]) managedChange(plan, state attrs) bool {
 }
 
 // timeout is the configured timeouts.<op> of the object (plan or state), else def.
-func (r *engineResource[T, C]) timeout(ctx context.Context, raw tftypes.Value, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
-	a, err := attrsOf(raw)
+func (r *Resource[T, C]) timeout(ctx context.Context, raw tftypes.Value, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
+	a, err := AttrsOf(raw)
 	if err != nil {
 		var diags diag.Diagnostics
 		diags.AddError("Invalid request data", err.Error())
@@ -411,7 +411,7 @@ func (r *engineResource[T, C]) timeout(ctx context.Context, raw tftypes.Value, o
 	if err := tv.As(&parts); err != nil {
 		return def, nil //nolint:nilerr // a timeouts value of another shape: the schema's validators report it
 	}
-	text, ok := stringOf(parts[op])
+	text, ok := StringOf(parts[op])
 	if !ok {
 		return def, nil
 	}
@@ -426,7 +426,7 @@ func (r *engineResource[T, C]) timeout(ctx context.Context, raw tftypes.Value, o
 
 // writeContext is the context of a create or update: bounded by the object's timeouts.<op>
 // (def when unset) and finishing. ok is false when that timeout is invalid.
-func (r *engineResource[T, C]) writeContext(ctx context.Context, raw tftypes.Value, op string, def time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
+func (r *Resource[T, C]) writeContext(ctx context.Context, raw tftypes.Value, op string, def time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
 	bound, d := r.timeout(ctx, raw, op, def)
 	diags.Append(d...)
 	if d.HasError() {
@@ -454,11 +454,11 @@ const deleteCallBound = 2 * time.Minute
 // deleteWaiting deletes, and while the manager answers 409 (objects that depend on this
 // one are still going away, typically deleted by the same apply in parallel) tries again
 // until the timeout. The error then names what still holds the object.
-func (r *engineResource[T, C]) deleteWaiting(ctx context.Context, m C, state attrs, timeout time.Duration) error {
+func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, timeout time.Duration) error {
 	const deleted, blocked = "deleted", "blocked by dependent objects"
 	var lastConflict error
 	wait := apm.Poll[struct{}]{
-		What:    r.t.describe(state),
+		What:    r.Type.Describe(state),
 		Pending: []string{blocked},
 		Target:  []string{deleted},
 		Timeout: timeout,
@@ -466,11 +466,11 @@ func (r *engineResource[T, C]) deleteWaiting(ctx context.Context, m C, state att
 			// Waiting stops when the run is interrupted; a delete already sent finishes.
 			callCtx, cancel := finishing(ctx, deleteCallBound)
 			defer cancel()
-			err := r.t.delete(callCtx, m, state)
+			err := r.Type.Delete(callCtx, m, state)
 			switch {
-			case err == nil || isGone(err):
+			case err == nil || IsGone(err):
 				return struct{}{}, deleted, nil
-			case apm.IsConflict(err) && r.t.deleteTimeout > 0:
+			case apm.IsConflict(err) && r.Type.DeleteTimeout > 0:
 				lastConflict = err
 				return struct{}{}, blocked, nil
 			default:
@@ -487,23 +487,23 @@ func (r *engineResource[T, C]) deleteWaiting(ctx context.Context, m C, state att
 }
 
 // blockedError explains a delete that the manager kept refusing.
-func (r *engineResource[T, C]) blockedError(ctx context.Context, m C, state attrs, timeout time.Duration, conflict error) error {
+func (r *Resource[T, C]) blockedError(ctx context.Context, m C, state Attrs, timeout time.Duration, conflict error) error {
 	held := "other objects still depend on it"
-	if r.t.blockers != nil {
+	if r.Type.Blockers != nil {
 		// The wait has used up ctx's time only if ctx had a deadline; give the look its own.
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if names, err := r.t.blockers(lctx, m, state); err == nil && len(names) > 0 {
+		if names, err := r.Type.Blockers(lctx, m, state); err == nil && len(names) > 0 {
 			held = "still held by " + strings.Join(names, ", ")
 		}
 	}
 	return fmt.Errorf("gave up after %s: %s (%w). Delete or move those first, or raise timeouts.delete",
-		formatDuration(timeout), held, conflict)
+		FormatDuration(timeout), held, conflict)
 }
 
-func (r *engineResource[T, C]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	title := "Invalid import ID for apm_" + r.t.name
-	pieces, err := r.t.importID.parse(req.ID)
+func (r *Resource[T, C]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	title := "Invalid import ID for apm_" + r.Type.Name
+	pieces, err := r.Type.ImportID.Parse(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError(title, "Expected "+strings.TrimPrefix(err.Error(), "expected "))
 		return
@@ -514,33 +514,33 @@ func (r *engineResource[T, C]) ImportState(ctx context.Context, req resource.Imp
 		return
 	}
 	resolved := make([]string, len(pieces))
-	for i, p := range r.t.importID.parts {
+	for i, p := range r.Type.ImportID.Parts {
 		resolved[i] = pieces[i]
-		if p.resolve != nil {
-			if resolved[i], err = p.resolve(ctx, m, pieces[i]); err != nil {
-				resp.Diagnostics.AddError("Cannot import apm_"+r.t.name+" "+req.ID, explain(err))
+		if p.Resolve != nil {
+			if resolved[i], err = p.Resolve(ctx, m, pieces[i]); err != nil {
+				resp.Diagnostics.AddError("Cannot import apm_"+r.Type.Name+" "+req.ID, Explain(err))
 				return
 			}
 		}
 	}
 	// Import blocks of one plan are imported by one provider process: a second block
 	// importing the same object would make two resources manage it.
-	if !r.data.importing.claim("apm_" + r.t.name + " " + strings.Join(resolved, "/")) {
-		resp.Diagnostics.AddError("Duplicate import of apm_"+r.t.name+" "+req.ID, fmt.Sprintf(
+	if !r.data.importing.claim("apm_" + r.Type.Name + " " + strings.Join(resolved, "/")) {
+		resp.Diagnostics.AddError("Duplicate import of apm_"+r.Type.Name+" "+req.ID, fmt.Sprintf(
 			"The object %q is imported by more than one resource in this configuration. Each object must be managed by one resource; remove one of the import blocks.", req.ID))
 		return
 	}
-	for i, p := range r.t.importID.parts {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.attr), resolved[i])...)
+	for i, p := range r.Type.ImportID.Parts {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.Attr), resolved[i])...)
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte("true"))...)
 }
 
 // begin is the common start of a CRUD method: the manager and the request's attributes.
-func (r *engineResource[T, C]) begin(raw tftypes.Value, diags *diag.Diagnostics) (C, attrs, bool) {
+func (r *Resource[T, C]) begin(raw tftypes.Value, diags *diag.Diagnostics) (C, Attrs, bool) {
 	m, d := r.data.Conn()
 	diags.Append(d...)
-	a, err := attrsOf(raw)
+	a, err := AttrsOf(raw)
 	if err != nil {
 		diags.AddError("Invalid request data", err.Error())
 	}
@@ -559,7 +559,7 @@ func objectTypeOf(ctx context.Context, s interface{ Type() attr.Type }) tftypes.
 }
 
 // formatDuration prints durations as users write them: 10m rather than 10m0s.
-func formatDuration(d time.Duration) string {
+func FormatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

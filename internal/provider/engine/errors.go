@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -20,13 +20,13 @@ const (
 // callError turns a failed manager call into a diagnostic that says what happened and
 // what to do. action reads like "create system \"prod\"".
 func callError(action string, err error) diag.Diagnostic {
-	return diag.NewErrorDiagnostic("Failed to "+action, explain(err))
+	return diag.NewErrorDiagnostic("Failed to "+action, Explain(err))
 }
 
 // explain renders an error from internal/apm with advice for its kind. The client never
 // puts the API key into error text, so err.Error() is safe to show.
-func explain(err error) string {
-	if errors.Is(err, errGone) {
+func Explain(err error) string {
+	if errors.Is(err, ErrGone) {
 		return err.Error() + "\n\nThe object it refers to does not exist in the manager. Check the reference, or create the object first."
 	}
 	var timedOut *apm.TimeoutError

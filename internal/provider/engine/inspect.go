@@ -1,4 +1,4 @@
-package provider
+package engine
 
 import (
 	"context"
@@ -12,22 +12,22 @@ import (
 // What tests and tools may ask of a declared resource type.
 
 // Parity checks the type's field table against the schema the framework serves.
-func (r *engineResource[T, C]) Parity(ctx context.Context) (err error) {
+func (r *Resource[T, C]) Parity(ctx context.Context) (err error) {
 	var resp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &resp)
 	typ := objectTypeOf(ctx, resp.Schema)
 	seen := map[string]bool{}
-	for _, f := range r.t.fields {
-		if seen[f.name] {
-			return fmt.Errorf("field %s is declared twice", f.name)
+	for _, f := range r.Type.Fields {
+		if seen[f.Name] {
+			return fmt.Errorf("field %s is declared twice", f.Name)
 		}
-		seen[f.name] = true
-		at, inSchema := typ.AttributeTypes[f.name]
-		if inSchema != (f.views&inResource != 0) {
-			return fmt.Errorf("field %s: in schema %v, in the resource view %v", f.name, inSchema, f.views&inResource != 0)
+		seen[f.Name] = true
+		at, inSchema := typ.AttributeTypes[f.Name]
+		if inSchema != (f.Views&InResource != 0) {
+			return fmt.Errorf("field %s: in schema %v, in the resource view %v", f.Name, inSchema, f.Views&InResource != 0)
 		}
-		if inSchema && !at.Equal(f.typ) {
-			return fmt.Errorf("field %s is a %s, the schema says %s", f.name, f.typ, at)
+		if inSchema && !at.Equal(f.Type) {
+			return fmt.Errorf("field %s is a %s, the schema says %s", f.Name, f.Type, at)
 		}
 	}
 	for name := range typ.AttributeTypes {
@@ -41,35 +41,35 @@ func (r *engineResource[T, C]) Parity(ctx context.Context) (err error) {
 		}
 	}()
 	var zero T
-	flatten(typ, r.t.fields, &zero, attrs{})
+	Flatten(typ, r.Type.Fields, &zero, Attrs{})
 	return nil
 }
 
 // TypeName is the resource type's name, such as apm_system.
-func (r *engineResource[T, C]) TypeName() string { return "apm_" + r.t.name }
+func (r *Resource[T, C]) TypeName() string { return "apm_" + r.Type.Name }
 
 // Exists runs the type's read on attributes in flatmap form (as the test harness holds
 // them): whether the object they identify exists in the manager.
-func (r *engineResource[T, C]) Exists(ctx context.Context, m C, flat map[string]string) (bool, error) {
-	state := attrs{}
-	for _, f := range r.t.fields {
-		s, ok := flat[f.name]
-		if !ok || f.views&inResource == 0 {
+func (r *Resource[T, C]) Exists(ctx context.Context, m C, flat map[string]string) (bool, error) {
+	state := Attrs{}
+	for _, f := range r.Type.Fields {
+		s, ok := flat[f.Name]
+		if !ok || f.Views&InResource == 0 {
 			continue
 		}
-		switch f.kind {
+		switch f.Kind {
 		case kindString:
-			state[f.name] = tftypes.NewValue(tftypes.String, s)
+			state[f.Name] = tftypes.NewValue(tftypes.String, s)
 		case kindInt64:
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				return false, fmt.Errorf("%s.%s = %q: %w", r.TypeName(), f.name, s, err)
+				return false, fmt.Errorf("%s.%s = %q: %w", r.TypeName(), f.Name, s, err)
 			}
-			state[f.name] = int64Value(n)
+			state[f.Name] = Int64Value(n)
 		}
 	}
-	_, err := r.t.read(ctx, m, state)
-	if isGone(err) {
+	_, err := r.Type.Read(ctx, m, state)
+	if IsGone(err) {
 		return false, nil
 	}
 	return err == nil, err

@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The rules by which a read chooses each value of the state (fieldValue).
+func TestFieldValueRules(t *testing.T) {
+	null := tftypes.NewValue(tftypes.String, nil)
+	type server struct{ Status, Edition string }
+	obj := &server{Status: "Running", Edition: "Standard"}
+	status := StringField("state", "", func(s *server) string { return strings.ToLower(s.Status) })
+	sameEdition := func(prior, fresh string) bool { return prior[:1] == fresh[:1] }
+	reported := false
+	cases := []struct {
+		name      string
+		f         Field[server]
+		old       tftypes.Value
+		importing bool
+		want      tftypes.Value
+	}{
+		{"a managed value is the manager's", status.Input(), str("stopped"), false, str("running")},
+		{"an optional input left out stays null", status.OptionalInput(), null, false, null},
+		{"an optional input set is the manager's", status.OptionalInput(), str("stopped"), false, str("running")},
+		{"an import records an optional input", status.OptionalInput(), null, true, str("running")},
+		{"an unread input keeps what was applied", InputField[server]("mode", "", tftypes.String), str("install"), false, str("install")},
+		{"an unread input is null after an import", InputField[server]("mode", "", tftypes.String), null, true, null},
+		{"an unread bool takes its default after an import", InputField[server]("force", "", tftypes.Bool).WithDefault(false),
+			tftypes.NewValue(tftypes.Bool, nil), true, tftypes.NewValue(tftypes.Bool, false)},
+		{"a write-only input is never recorded", InputField[server]("key", "", tftypes.String).writeOnlyInput(), str("secret"), false, null},
+		{"a field not reported keeps what was applied", status.Input().ReportedWhen(func(*server) bool { return reported }), str("stopped"), false, str("stopped")},
+		{"another spelling keeps the prior one", StringField("server_type", "", func(s *server) string { return s.Edition }).SameString(sameEdition),
+			str("S"), false, str("S")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.f.fieldValue(c.f.Type, obj, c.old, true, c.importing)
+			if !got.Equal(c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// Import IDs whose parts span several pieces, or the rest of the ID.
+func TestIdentityPartsSpanPieces(t *testing.T) {
+	type conn struct{}
+	nodePart := IDPart[conn]{Attr: "node_id", Form: "<system>/<node>", Pieces: 2}
+	server := ImportID[conn]{Parts: []IDPart[conn]{nodePart, {Attr: "server_id", Form: "<server_id>"}}, Example: "shop/app-01/was-1"}
+	got, err := server.Parse("shop/app-01/was-1")
+	if err != nil || strings.Join(got, "|") != "shop/app-01|was-1" {
+		t.Errorf("parse = %q, %v", got, err)
+	}
+	for _, bad := range []string{"shop/app-01", "shop/app-01/was-1/x", "shop//was-1", ""} {
+		if _, err := server.Parse(bad); err == nil || !strings.Contains(err.Error(), "<system>/<node>/<server_id>") {
+			t.Errorf("parse(%q) = %v, want an error giving the format", bad, err)
+		}
+	}
+	serverPart := IDPart[conn]{Attr: "was_server_id", Form: "<system>/<node>/<server_id>", Pieces: 3}
+	app := ImportID[conn]{Parts: []IDPart[conn]{serverPart, {Attr: "context_path", Form: "<context_path>", Rest: true}}, Example: "shop/app-01/was-1//shop"}
+	got, err = app.Parse("shop/app-01/was-1//shop/v2")
+	if err != nil || strings.Join(got, "|") != "shop/app-01/was-1|/shop/v2" {
+		t.Errorf("parse = %q, %v", got, err)
+	}
+}
+
+// A settle that succeeded is recorded even when the object cannot be read afterwards: the
+// running state is the plan's, not the one read before the start (which Terraform would
+// take for an inconsistent result, and taint a server that runs).
+func TestSettledKeepsWhatSettleBroughtWhenTheReadFails(t *testing.T) {
+	type thing struct{ Status string }
+	r := &Resource[thing, struct{}]{Type: &ResourceType[thing, struct{}]{
+		Name:     "thing",
+		Fields:   []Field[thing]{StringField("state", "", func(x *thing) string { return x.Status }).OptionalInput().AppliedBySettle()},
+		Describe: func(Attrs) string { return "thing" },
+		Settle:   func(context.Context, struct{}, Attrs) error { return nil },
+		Read:     func(context.Context, struct{}, Attrs) (*thing, error) { return nil, errors.New("502 Bad Gateway") },
+	}}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"state": tftypes.String}}
+	before := tftypes.NewValue(typ, map[string]tftypes.Value{"state": tftypes.NewValue(tftypes.String, "stopped")})
+	plan := Attrs{"state": tftypes.NewValue(tftypes.String, "running")}
+	var diags diag.Diagnostics
+	got := r.settled(context.Background(), context.Background(), struct{}{}, typ, plan, before, "create", &diags)
+	a, err := AttrsOf(got)
+	if err != nil || a.Str("state") != "running" {
+		t.Errorf("recorded state %q (%v), want the plan's running", a.Str("state"), err)
+	}
+	if diags.HasError() || diags.WarningsCount() != 1 {
+		t.Errorf("want one warning about the read, got %v", diags)
+	}
+}
+
+// A node that cannot be read back is recorded with its id, which its inputs make, so that
+// servers referring to it are created in the same run.
+func TestRecordedDerivesIDs(t *testing.T) {
+	r := &Resource[testNode, struct{}]{Type: testNodeType}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "system_id": tftypes.String, "name": tftypes.String, "node_id": tftypes.String}}
+	plan := Attrs{
+		"id":        tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		"system_id": tftypes.NewValue(tftypes.String, "SYS-1"),
+		"name":      tftypes.NewValue(tftypes.String, "web-01"),
+		"node_id":   tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+	}
+	a, err := AttrsOf(recorded(typ, r.Type.Fields, plan))
+	if err != nil || a.Str("id") != "SYS-1/web-01" || !a["node_id"].IsNull() {
+		t.Errorf("recorded id %q node_id %v (%v), want SYS-1/web-01 and null", a.Str("id"), a["node_id"], err)
+	}
+}
