@@ -5,9 +5,8 @@ import (
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
-
 	"github.com/apmplatform/terraform-provider-apm/internal/provider"
+	"github.com/apmplatform/terraform-provider-apm/internal/tfserver"
 )
 
 // version is set at build time: -ldflags "-X main.version=1.2.3".
@@ -21,13 +20,7 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	provider.QuietUnlessLogsRequested()
-	provider.TuneGC()
-	var opts []tf6server.ServeOpt
-	if debug {
-		opts = append(opts, tf6server.WithManagedDebug())
-	}
-	if err := tf6server.Serve(registryAddress, provider.NewProtocol6Server(version), opts...); err != nil {
+	if err := tfserver.Serve(registryAddress, provider.NewProtocol6Server(version), debug); err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -13,7 +13,7 @@ import (
 // whether the object a state identifies exists, asked with the type's own read call.
 type engineType interface {
 	TypeName() string
-	Exists(ctx context.Context, m *manager, flat map[string]string) (bool, error)
+	Exists(ctx context.Context, m *conn, flat map[string]string) (bool, error)
 	Parity(ctx context.Context) error
 }
 
@@ -30,8 +30,8 @@ func registeredTypes() map[string]engineType {
 }
 
 // accManager is the provider's view of the test's apmsim, with the admin key.
-func (e *accEnv) accManager() *manager {
-	return newManager(e.admin)
+func (e *accEnv) accManager() *conn {
+	return newConn(e.admin)
 }
 
 // checkExists passes when every named resource of the state exists in the manager,

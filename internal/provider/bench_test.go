@@ -17,6 +17,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	"github.com/apmplatform/terraform-provider-apm/internal/tfserver"
 )
 
 // BenchmarkNodeRefresh is the provider's cost per node of a refresh: one ReadResource
@@ -40,7 +41,7 @@ func BenchmarkNodeRefresh(b *testing.B) {
 
 	for _, mode := range []struct{ name, level string }{{"sdk-default", ""}, {"off", "OFF"}} {
 		b.Run("logs="+mode.name, func(b *testing.B) {
-			for _, name := range loggerLevels {
+			for _, name := range tfserver.LoggerLevels() {
 				b.Setenv(name, mode.level)
 			}
 			srv := NewProtocol6Server("bench")()

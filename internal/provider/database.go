@@ -98,25 +98,25 @@ var databaseType = resourceType[apm.Database]{
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    databasePassword.Validators(),
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("database %q", a.Str("resource_name")) },
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateDatabase(ctx, apm.DatabaseSpec{
 			ResourceName: plan.Str("resource_name"), DatabaseType: plan.Str("database_type"),
 			Host: plan.Str("host"), Port: plan.Int64("port"), DatabaseName: plan.Str("database_name"),
 			UserName: plan.Str("user_name"), Password: databasePassword.Value(plan),
 		})
 	},
-	Read: func(ctx context.Context, m *manager, state engine.Attrs) (*apm.Database, error) {
+	Read: func(ctx context.Context, m *conn, state engine.Attrs) (*apm.Database, error) {
 		return m.GetDatabase(ctx, state.Str("resource_name"))
 	},
-	Update: func(context.Context, *manager, engine.Attrs, engine.Attrs) error {
+	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error {
 		// Every managed attribute replaces the database; only recorded inputs (the
 		// password version right after an import) reach here, and the engine sends nothing for those.
 		return nil
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.DeleteDatabase(ctx, state.Str("resource_name"))
 	},
-	Blockers: func(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 		all, err := m.ListDatasources(ctx)
 		if err != nil {
 			return nil, err
@@ -137,7 +137,7 @@ var newDatabaseDataSource = engine.NewDataSource(dataSourceType[apm.Database]{
 	Description: "Reads one database resource by name. The manager never reports the password. Fails when the database does not exist.",
 	Fields:      databaseFields,
 	Keys:        []string{"resource_name"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.Database, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Database, error) {
 		return m.GetDatabase(ctx, config.Str("resource_name"))
 	},
 })
@@ -148,7 +148,7 @@ var newDatabasesDataSource = engine.NewListDataSource(listDataSourceType[apm.Dat
 	ListName:        "databases",
 	ListDescription: "The databases.",
 	Fields:          databaseFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.Database, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Database, error) {
 		all, err := m.ListDatabases(ctx)
 		slices.SortFunc(all, func(a, b apm.Database) int { return strings.Compare(a.ResourceName, b.ResourceName) })
 		return all, err
@@ -194,23 +194,23 @@ var datasourceType = resourceType[apm.Datasource]{
 	Validators:    []resource.ConfigValidator{poolValidator{}},
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str("resource_name")) },
 	CheckPlan:     checkPoolPlan,
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateDatasource(ctx, apm.DatasourceSpec{
 			ResourceName: plan.Str("resource_name"), DatabaseResourceName: plan.Str("database_id"),
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
-	Read: func(ctx context.Context, m *manager, state engine.Attrs) (*apm.Datasource, error) {
+	Read: func(ctx context.Context, m *conn, state engine.Attrs) (*apm.Datasource, error) {
 		return m.GetDatasource(ctx, state.Str("resource_name"))
 	},
-	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		return m.ModifyDatasource(ctx, state.Str("resource_name"), apm.DatasourceUpdate{
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.DeleteDatasource(ctx, state.Str("resource_name"))
 	},
 	Blockers: datasourceHolders,
@@ -227,7 +227,7 @@ func knownInt(a engine.Attrs, name string) *int64 {
 }
 
 // datasourceHolders names the WAS servers that have the datasource attached.
-func datasourceHolders(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+func datasourceHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 	servers, err := m.ListServers(ctx, apm.KindWAS)
 	if err != nil {
 		return nil, err
@@ -300,7 +300,7 @@ func (poolValidator) ValidateResource(ctx context.Context, req resource.Validate
 // checkPoolPlan checks the rules on the planned pool sizes, which include the values a
 // left-out size keeps from the state: raising min_pool_size above a recorded default of
 // initial_pool_size, say, would fail at the manager.
-func checkPoolPlan(_ context.Context, _ *manager, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+func checkPoolPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	if len(prior) == 0 {
 		return // a create: the manager fills in what the configuration leaves out
 	}
@@ -315,7 +315,7 @@ var newDatasourceDataSource = engine.NewDataSource(dataSourceType[apm.Datasource
 	Description: "Reads one datasource by name, with its pool settings. Fails when the datasource does not exist.",
 	Fields:      datasourceFields,
 	Keys:        []string{"resource_name"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.Datasource, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Datasource, error) {
 		return m.GetDatasource(ctx, config.Str("resource_name"))
 	},
 })
@@ -326,7 +326,7 @@ var newDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[apm.D
 	ListName:        "datasources",
 	ListDescription: "The datasources.",
 	Fields:          datasourceFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.Datasource, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Datasource, error) {
 		all, err := m.ListDatasources(ctx)
 		slices.SortFunc(all, func(a, b apm.Datasource) int { return strings.Compare(a.ResourceName, b.ResourceName) })
 		return all, err

@@ -59,7 +59,7 @@ var newNodesMetricsDataSource = engine.NewListDataSource(listDataSourceType[apm.
 	ListName:        "nodes",
 	ListDescription: "The metrics of each node.",
 	Fields:          nodeMetricsListFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.NodeMetrics, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.NodeMetrics, error) {
 		nodes, err := m.NodeMetricsList(ctx)
 		if err != nil {
 			return nil, err
@@ -135,7 +135,7 @@ var newNodeMetricsDataSource = engine.NewDataSource(dataSourceType[nodeMetricsOb
 	Read: readNodeMetrics,
 })
 
-func readNodeMetrics(ctx context.Context, m *manager, config engine.Attrs) (*nodeMetricsObject, error) {
+func readNodeMetrics(ctx context.Context, m *conn, config engine.Attrs) (*nodeMetricsObject, error) {
 	systemName, nodeName := config.Str("system_name"), config.Str("node_name")
 	var include bool
 	if v := config["include_servers"]; v.IsKnown() && !v.IsNull() {
@@ -181,7 +181,7 @@ func serverKeyFields[M any](kind string) []engine.Field[serverMetrics[M]] {
 
 // serverMetricsDataSource declares the metrics data source of one server kind.
 func serverMetricsDataSource[M any](kind, path string, fields []engine.Field[serverMetrics[M]],
-	read func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*M, error),
+	read func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*M, error),
 ) func() datasource.DataSource {
 	return engine.NewDataSource(dataSourceType[serverMetrics[M]]{
 		Name: strings.ToLower(kind) + "_server_metrics",
@@ -189,7 +189,7 @@ func serverMetricsDataSource[M any](kind, path string, fields []engine.Field[ser
 			"Naming a system, node or server that does not exist (or a server of another kind) is an error.",
 		Fields: append(serverKeyFields[M](kind), fields...),
 		Keys:   []string{"system_name", "node_name", "server_id"},
-		Read: func(ctx context.Context, m *manager, config engine.Attrs) (*serverMetrics[M], error) {
+		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverMetrics[M], error) {
 			s := serverMetrics[M]{SystemName: config.Str("system_name"), NodeName: config.Str("node_name"), ServerID: config.Str("server_id")}
 			v, err := read(ctx, m, s.SystemName, s.NodeName, s.ServerID)
 			if err != nil {
@@ -213,7 +213,7 @@ var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/
 		engine.Int64Field("gc_time", "Time spent in garbage collection over the last minute, in milliseconds.",
 			func(s *wasServerMetrics) int64 { return s.M.GCTime }),
 	},
-	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
+	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
 		return m.WASServerMetrics(ctx, systemName, nodeName, serverID)
 	})
 
@@ -231,7 +231,7 @@ type webServerMetrics = serverMetrics[apm.WebServerMetrics]
 
 var newWebServerMetricsDataSource = serverMetricsDataSource("web", "/meters/web/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
 	webTrafficFields(func(s *webServerMetrics) *apm.WebTraffic { return &s.M.WebTraffic }),
-	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.WebServerMetrics, error) {
+	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.WebServerMetrics, error) {
 		return m.WebServerMetrics(ctx, systemName, nodeName, serverID)
 	})
 
@@ -243,7 +243,7 @@ var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/met
 		engine.Int64Field("memory_used", memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
 		engine.Int64Field("memory_max", "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
 	},
-	func(ctx context.Context, m *manager, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
+	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
 		return m.SessionServerMetrics(ctx, systemName, nodeName, serverID)
 	})
 
@@ -266,7 +266,7 @@ var newWASContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 		engine.Int64Field("thread_count", "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
 	},
 	Keys: []string{"host_name"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.WASContainerMetrics, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.WASContainerMetrics, error) {
 		return m.WASContainerMetrics(ctx, config.Str("host_name"))
 	},
 })
@@ -278,7 +278,7 @@ var newWebContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 	Fields: append([]engine.Field[apm.WebContainerMetrics]{hostNameField(func(c *apm.WebContainerMetrics) string { return c.HostName })},
 		webTrafficFields(func(c *apm.WebContainerMetrics) *apm.WebTraffic { return &c.WebTraffic })...),
 	Keys: []string{"host_name"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.WebContainerMetrics, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.WebContainerMetrics, error) {
 		return m.WebContainerMetrics(ctx, config.Str("host_name"))
 	},
 })

@@ -242,7 +242,7 @@ var newLicensesDataSource = engine.NewListDataSource(listDataSourceType[licenseO
 	ListName:        "licenses",
 	ListDescription: "The licenses, one per node.",
 	Fields:          licenseFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]licenseObject, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]licenseObject, error) {
 		licenses, err := m.ListLicenses(ctx)
 		if err != nil {
 			return nil, err
@@ -288,7 +288,7 @@ var newNotificationsDataSource = engine.NewListDataSource(listDataSourceType[not
 		"limit": optionalInt64("At most this many notifications, the newest (at least `1`). Without it, all that the manager keeps.",
 			int64validator.AtLeast(1)),
 	},
-	List: func(ctx context.Context, m *manager, config engine.Attrs) ([]notificationObject, error) {
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]notificationObject, error) {
 		filter := apm.NotificationFilter{
 			Interval: time.Duration(config.Int64("interval")) * time.Minute,
 			DateTime: wallClock(config.Str("date_time"), apm.LayoutCompact),
@@ -357,7 +357,7 @@ var newAnalysisEventsDataSource = engine.NewListDataSource(listDataSourceType[ev
 		"event_type": optionalString("Only events of this kind: `stuckthread`, `oom`, `fullgc` or `error`.",
 			stringvalidator.OneOf(apm.EventTypes()...)),
 	}),
-	List: func(ctx context.Context, m *manager, config engine.Attrs) ([]eventObject, error) {
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]eventObject, error) {
 		events, err := m.ListAnalysisEvents(ctx, apm.EventFilter{
 			SystemName: config.Str("system_name"),
 			EventType:  config.Str("event_type"),
@@ -381,7 +381,7 @@ var newAnalysisEventDataSource = engine.NewDataSource(dataSourceType[eventObject
 	Description: "Reads one server analysis event with its stack trace." + zoneNote,
 	Fields:      eventFields(),
 	Keys:        []string{"event_id"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*eventObject, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*eventObject, error) {
 		e, err := m.GetAnalysisEvent(ctx, config.Int64("event_id"))
 		if err != nil {
 			return nil, err
@@ -414,7 +414,7 @@ var newActionTraceLogsDataSource = engine.NewListDataSource(listDataSourceType[t
 	ListDescription: "The log entries.",
 	Fields:          traceLogFields,
 	Filters:         withDateFilters(nil),
-	List: func(ctx context.Context, m *manager, config engine.Attrs) ([]traceLogObject, error) {
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]traceLogObject, error) {
 		logs, err := m.ActionTraceLogs(ctx, apm.TraceLogFilter{
 			Start: wallClock(config.Str("start_date"), apm.LayoutQueryDate),
 			End:   wallClock(config.Str("end_date"), apm.LayoutQueryDate),

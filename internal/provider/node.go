@@ -61,7 +61,7 @@ var newNodeResource = engine.NewResource(resourceType[nodeObject]{
 		Parts: []idPart{
 			{
 				Attr: "system_id", Form: "<system>", Accepts: "the system's name or id",
-				Resolve: func(ctx context.Context, m *manager, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
+				Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
 			},
 			{Attr: "name", Form: "<name>"},
 		},
@@ -71,7 +71,7 @@ var newNodeResource = engine.NewResource(resourceType[nodeObject]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("node %q of system %s", a.Str("name"), a.Str("system_id"))
 	},
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.onSystem(ctx, plan.Str("system_id"), func(systemName string) error {
 			return m.CreateNode(ctx, apm.CreateNodeRequest{
 				NodeName: plan.Str("name"), SystemName: systemName,
@@ -81,15 +81,15 @@ var newNodeResource = engine.NewResource(resourceType[nodeObject]{
 	},
 	Read:      readNode,
 	CheckPlan: checkNodeSystem,
-	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		return m.onNode(ctx, state, func(systemName, nodeID string) error {
 			return m.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.Str("host_ip"), AgentPort: plan.Int64("agent_port")})
 		})
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.onNode(ctx, state, func(systemName, nodeID string) error { return m.DeleteNode(ctx, systemName, nodeID) })
 	},
-	Blockers: func(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 		n, err := readNode(ctx, m, state)
 		if err != nil {
 			return nil, err
@@ -104,7 +104,7 @@ var newNodeResource = engine.NewResource(resourceType[nodeObject]{
 
 // checkNodeSystem fails the plan of a node whose system_id names no system, when the
 // provider has seen all systems (at configure); an id still unknown waits for apply.
-func checkNodeSystem(_ context.Context, m *manager, plan, _ engine.Attrs, diags *diag.Diagnostics) {
+func checkNodeSystem(_ context.Context, m *conn, plan, _ engine.Attrs, diags *diag.Diagnostics) {
 	id := plan.Str("system_id")
 	if plan.Known("system_id") && m.systems.missing(id) {
 		diags.AddAttributeError(path.Root("system_id"), "Unknown system",
@@ -113,7 +113,7 @@ func checkNodeSystem(_ context.Context, m *manager, plan, _ engine.Attrs, diags 
 }
 
 // readNode reads the node that state identifies: one GET when its system's name is known.
-func readNode(ctx context.Context, m *manager, state engine.Attrs) (*nodeObject, error) {
+func readNode(ctx context.Context, m *conn, state engine.Attrs) (*nodeObject, error) {
 	var node *apm.Node
 	err := m.onSystem(ctx, state.Str("system_id"), func(systemName string) (err error) {
 		node, err = m.GetNode(ctx, systemName, state.Str("name"))
@@ -127,7 +127,7 @@ func readNode(ctx context.Context, m *manager, state engine.Attrs) (*nodeObject,
 
 // onNode runs a write addressed by nodeId. A node recorded without its nodeId (its read
 // back failed) is read first.
-func (m *manager) onNode(ctx context.Context, state engine.Attrs, call func(systemName, nodeID string) error) error {
+func (m *conn) onNode(ctx context.Context, state engine.Attrs, call func(systemName, nodeID string) error) error {
 	return m.onSystem(ctx, state.Str("system_id"), func(systemName string) error {
 		nodeID := state.Str("node_id")
 		if nodeID == "" {
@@ -146,7 +146,7 @@ var newNodeDataSource = engine.NewDataSource(dataSourceType[nodeObject]{
 	Description: "Reads one node of a system, with the servers on it. Fails when the node does not exist.",
 	Fields:      nodeFields,
 	Keys:        []string{"system_name", "name"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*nodeObject, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*nodeObject, error) {
 		systemName := config.Str("system_name")
 		system, err := m.getSystem(ctx, systemName)
 		if err != nil {
@@ -171,7 +171,7 @@ var newNodesDataSource = engine.NewListDataSource(listDataSourceType[nodeObject]
 })
 
 // listNodes lists the nodes (one GET) with their systems' ids (one more).
-func listNodes(ctx context.Context, m *manager, config engine.Attrs) ([]nodeObject, error) {
+func listNodes(ctx context.Context, m *conn, config engine.Attrs) ([]nodeObject, error) {
 	only := config.Str("system_name")
 	ids, err := m.systemIDs(ctx, only)
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	"github.com/apmplatform/terraform-provider-apm/internal/tfserver"
 )
 
 // Environment variables read when the matching provider argument is not set.
@@ -160,7 +161,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.AddAttributeError(path.Root("time_zone"), "Invalid time zone", err.Error())
 		return
 	}
-	m := newManager(client)
+	m := newConn(client)
 	m.zone = zone
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
@@ -176,7 +177,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 // certificate or a rejected key fail the plan rather than the apply. With a key it lists
 // the systems, which the directory keeps for the children's reads; without one it can
 // only reach the public manager information.
-func (m *manager) checkConnection(ctx context.Context, withKey bool) error {
+func (m *conn) checkConnection(ctx context.Context, withKey bool) error {
 	if !withKey {
 		_, err := m.ManagerInfo(ctx)
 		return err
@@ -218,7 +219,7 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 		RequestTimeout:     apm.DefaultRequestTimeout,
 		MaxRetries:         apm.DefaultMaxRetries,
 		UserAgent:          "terraform-provider-apm/" + p.version,
-		Silent:             providerLogsOff(),
+		Silent:             tfserver.ProviderLogsOff(),
 	}
 	if out.Endpoint == "" {
 		diags.AddAttributeError(path.Root("endpoint"), "Missing APM endpoint",

@@ -25,7 +25,7 @@ func TestServerReferences(t *testing.T) {
 			t.Errorf("splitServerRef(%q) accepted", bad)
 		}
 	}
-	m := newManager(nil)
+	m := newConn(nil)
 	err := m.onServerRef(context.Background(), apm.KindWAS, "was-1", func(apm.ServerRef) error { return errors.New("called") })
 	if err == nil || !strings.Contains(err.Error(), "apm_was_server.example.id") {
 		t.Errorf("a server id without its node: %v", err)

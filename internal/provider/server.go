@@ -160,7 +160,7 @@ func sameEdition(prior, fresh string) bool {
 // serverIdentity is <system>/<node>/<server_id>, the system by name or id.
 var serverNodePart = idPart{
 	Attr: "node_id", Form: "<system>/<node>", Pieces: 2, Accepts: "the system's name or id",
-	Resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
+	Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
 		return m.resolveUnderSystem(ctx, ref)
 	},
 }
@@ -180,7 +180,7 @@ func (k *serverKind) resource() func() resource.Resource {
 		Read:          k.read,
 		Update:        k.update,
 		Settle:        k.settle,
-		BeforeDelete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+		BeforeDelete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 			return k.onServer(ctx, m, state, func(ref apm.ServerRef) error { return m.converge(ctx, ref, stateStopped, k.force(state)) })
 		},
 		Delete:    k.delete,
@@ -203,13 +203,13 @@ func (k *serverKind) force(a engine.Attrs) bool {
 }
 
 // onServer runs call with the reference of the server that a or its plan describes.
-func (k *serverKind) onServer(ctx context.Context, m *manager, a engine.Attrs, call func(ref apm.ServerRef) error) error {
+func (k *serverKind) onServer(ctx context.Context, m *conn, a engine.Attrs, call func(ref apm.ServerRef) error) error {
 	return m.onNodeRef(ctx, a.Str("node_id"), func(systemName, nodeName string) error {
 		return call(apm.ServerRef{Kind: k.kind, ServerID: a.Str("server_id"), NodeName: nodeName, SystemName: systemName})
 	})
 }
 
-func (k *serverKind) read(ctx context.Context, m *manager, a engine.Attrs) (*serverObject, error) {
+func (k *serverKind) read(ctx context.Context, m *conn, a engine.Attrs) (*serverObject, error) {
 	systemID, _, _ := splitNodeRef(a.Str("node_id"))
 	var srv *apm.Server
 	err := k.onServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
@@ -222,7 +222,7 @@ func (k *serverKind) read(ctx context.Context, m *manager, a engine.Attrs) (*ser
 	return &serverObject{Server: *srv, SystemID: systemID}, nil
 }
 
-func (k *serverKind) create(ctx context.Context, m *manager, plan engine.Attrs) error {
+func (k *serverKind) create(ctx context.Context, m *conn, plan engine.Attrs) error {
 	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
 		spec := apm.ServerSpec{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName,
 			Edition: apm.Edition(plan.Str("server_type")), InstallRootPath: plan.Str("install_root_path")}
@@ -242,7 +242,7 @@ func (k *serverKind) create(ctx context.Context, m *manager, plan engine.Attrs) 
 }
 
 // notRegisterable adds to a refused registration what the node does offer.
-func (k *serverKind) notRegisterable(ctx context.Context, m *manager, ref apm.ServerRef, err error) error {
+func (k *serverKind) notRegisterable(ctx context.Context, m *conn, ref apm.ServerRef, err error) error {
 	offered, lerr := m.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
 	if lerr != nil {
 		return err
@@ -264,7 +264,7 @@ func registerableIDs(offered []apm.RegisterableServer, label string) string {
 }
 
 // update sends the settings that changed; settle then brings the running state.
-func (k *serverKind) update(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+func (k *serverKind) update(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 	var settings apm.ServerSettings
 	var ignored apm.ServerSpec
 	changed := false
@@ -285,7 +285,7 @@ func (k *serverKind) update(ctx context.Context, m *manager, plan, state engine.
 
 // settle applies what the install or register body cannot carry (a WAS server's
 // java_home), then brings the server to its declared state.
-func (k *serverKind) settle(ctx context.Context, m *manager, plan engine.Attrs) error {
+func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) error {
 	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
 		if k.was && plan.Known("java_home") {
 			srv, err := m.GetServer(ctx, ref)
@@ -305,7 +305,7 @@ func (k *serverKind) settle(ctx context.Context, m *manager, plan engine.Attrs) 
 	})
 }
 
-func (k *serverKind) delete(ctx context.Context, m *manager, state engine.Attrs) error {
+func (k *serverKind) delete(ctx context.Context, m *conn, state engine.Attrs) error {
 	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
 		// Without a mode (imported, never applied), deregistering keeps the server's
 		// files on the node: the safe choice.
@@ -317,7 +317,7 @@ func (k *serverKind) delete(ctx context.Context, m *manager, state engine.Attrs)
 }
 
 // blockers names the parts that hold a WAS server; other kinds have none.
-func (k *serverKind) blockers(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+func (k *serverKind) blockers(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 	if !k.was {
 		return nil, nil
 	}
@@ -347,7 +347,7 @@ func (k *serverKind) blockers(ctx context.Context, m *manager, state engine.Attr
 
 // checkPlan refuses at plan what cannot work: install_root_path with register, and a
 // registration of a server that an existing node does not offer.
-func (k *serverKind) checkPlan(ctx context.Context, m *manager, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	if plan.Str("mode") == modeRegister && plan.Known("install_root_path") && len(prior) == 0 {
 		diags.AddAttributeError(path.Root("install_root_path"), "install_root_path needs mode = \"install\"",
 			"A registered server stays where it is installed; leave install_root_path out with mode = \"register\".")
@@ -374,7 +374,7 @@ func (k *serverKind) checkPlan(ctx context.Context, m *manager, plan, prior engi
 
 // converge brings a server to the running state want, waiting through the transitional
 // states. It acts on what it reads, so that a server already there costs one GET.
-func (m *manager) converge(ctx context.Context, ref apm.ServerRef, want string, force bool) error {
+func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, force bool) error {
 	what := fmt.Sprintf("%s %q on node %q of system %q", serverLabel(ref.Kind), ref.ServerID, ref.NodeName, ref.SystemName)
 	for attempt := 0; ; attempt++ {
 		srv, err := m.GetServer(ctx, ref)
@@ -417,7 +417,7 @@ func (m *manager) converge(ctx context.Context, ref apm.ServerRef, want string, 
 }
 
 // waitServer polls the server's detail until its status is a target.
-func (m *manager) waitServer(ctx context.Context, ref apm.ServerRef, what string, pending, target []string) (*apm.Server, error) {
+func (m *conn) waitServer(ctx context.Context, ref apm.ServerRef, what string, pending, target []string) (*apm.Server, error) {
 	return apm.Poll[*apm.Server]{
 		What: what, Pending: pending, Target: target,
 		Refresh: func(ctx context.Context) (*apm.Server, string, error) {
@@ -449,7 +449,7 @@ func splitNodeRef(ref string) (systemID, node string, ok bool) {
 }
 
 // onNodeRef runs call with the current system name and the node name of a node id.
-func (m *manager) onNodeRef(ctx context.Context, ref string, call func(systemName, nodeName string) error) error {
+func (m *conn) onNodeRef(ctx context.Context, ref string, call func(systemName, nodeName string) error) error {
 	systemID, node, ok := splitNodeRef(ref)
 	if !ok {
 		return fmt.Errorf("%q is not a node id (<system_id>/<node>, such as apm_node.example.id)", ref)
@@ -459,7 +459,7 @@ func (m *manager) onNodeRef(ctx context.Context, ref string, call func(systemNam
 
 // resolveUnderSystem resolves the system (name or id) that starts an import ID part
 // such as <system>/<node>, and keeps the rest.
-func (m *manager) resolveUnderSystem(ctx context.Context, ref string) (string, error) {
+func (m *conn) resolveUnderSystem(ctx context.Context, ref string) (string, error) {
 	system, rest, _ := strings.Cut(ref, "/")
 	id, err := m.resolveSystem(ctx, system)
 	if err != nil {
@@ -502,7 +502,7 @@ func (k *serverKind) dataSource() func() datasource.DataSource {
 		Description: fmt.Sprintf("Reads one %s by system, node and server id, with its status. Fails when it does not exist.", k.label),
 		Fields:      k.fields(),
 		Keys:        []string{"system_name", "node_name", "server_id"},
-		Read: func(ctx context.Context, m *manager, config engine.Attrs) (*serverObject, error) {
+		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverObject, error) {
 			system, err := m.getSystem(ctx, config.Str("system_name"))
 			if err != nil {
 				return nil, err
@@ -532,7 +532,7 @@ func (k *serverKind) listDataSource() func() datasource.DataSource {
 }
 
 // list lists the kind's servers (one GET) with their systems' ids (one more).
-func (k *serverKind) list(ctx context.Context, m *manager, config engine.Attrs) ([]serverObject, error) {
+func (k *serverKind) list(ctx context.Context, m *conn, config engine.Attrs) ([]serverObject, error) {
 	system, node := config.Str("system_name"), config.Str("node_name")
 	ids, err := m.systemIDs(ctx, system)
 	if err != nil {
@@ -561,7 +561,7 @@ func (k *serverKind) list(ctx context.Context, m *manager, config engine.Attrs) 
 func serverRefPart(attr string) idPart {
 	return idPart{
 		Attr: attr, Form: "<system>/<node>/<server_id>", Pieces: 3, Accepts: "the system's name or id",
-		Resolve: func(ctx context.Context, m *manager, ref string) (string, error) {
+		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
 			return m.resolveUnderSystem(ctx, ref)
 		},
 	}
@@ -580,7 +580,7 @@ func splitServerRef(ref string) (nodeRef, serverID string, ok bool) {
 
 // onServerRef runs call with the reference of the server of kind whose id is ref
 // (<system_id>/<node>/<server_id>), under the system's current name.
-func (m *manager) onServerRef(ctx context.Context, kind apm.ServerKind, ref string, call func(apm.ServerRef) error) error {
+func (m *conn) onServerRef(ctx context.Context, kind apm.ServerKind, ref string, call func(apm.ServerRef) error) error {
 	nodeRef, serverID, ok := splitServerRef(ref)
 	if !ok {
 		return fmt.Errorf("%q is not a server id (<system_id>/<node>/<server_id>, such as apm_%s_server.example.id)", ref, kind)
@@ -592,7 +592,7 @@ func (m *manager) onServerRef(ctx context.Context, kind apm.ServerKind, ref stri
 
 // serverID is the id (<system_id>/<node>/<server_id>) of the server that the manager
 // names by its system's name, as a web server's workers do.
-func (m *manager) serverID(ctx context.Context, systemName, nodeName, serverID string) (string, error) {
+func (m *conn) serverID(ctx context.Context, systemName, nodeName, serverID string) (string, error) {
 	id, err := m.systemID(ctx, systemName)
 	if err != nil {
 		return "", err
@@ -602,7 +602,7 @@ func (m *manager) serverID(ctx context.Context, systemName, nodeName, serverID s
 
 // systemID is the id of the system with the given name: from the directory, else from
 // one read of the system.
-func (m *manager) systemID(ctx context.Context, name string) (string, error) {
+func (m *conn) systemID(ctx context.Context, name string) (string, error) {
 	if id, ok := m.systems.idOf(name); ok {
 		return id, nil
 	}

@@ -85,7 +85,7 @@ var newRegisterableServersDataSource = engine.NewListDataSource(listDataSourceTy
 
 // listRegisterableServers reads the node's list (one GET), and the system's id where the
 // provider has not seen it yet (one more).
-func listRegisterableServers(ctx context.Context, m *manager, config engine.Attrs) ([]registerableObject, error) {
+func listRegisterableServers(ctx context.Context, m *conn, config engine.Attrs) ([]registerableObject, error) {
 	kind, systemName, nodeName := apm.ServerKind(config.Str("kind")), config.Str("system_name"), config.Str("node_name")
 	systemID, err := m.systemID(ctx, systemName)
 	if err != nil {
@@ -123,7 +123,7 @@ var newContainerServersDataSource = engine.NewListDataSource(listDataSourceType[
 	List: listContainerServers,
 })
 
-func listContainerServers(ctx context.Context, m *manager, config engine.Attrs) ([]apm.ContainerServer, error) {
+func listContainerServers(ctx context.Context, m *conn, config engine.Attrs) ([]apm.ContainerServer, error) {
 	var (
 		servers []apm.ContainerServer
 		err     error

@@ -49,7 +49,7 @@ func sortedSystemNodes(s *apm.System) []apm.SystemNode {
 var systemIdentity = importID{
 	Parts: []idPart{{
 		Attr: "id", Form: "<system>", Accepts: "the system's name or id", FromPlan: "name",
-		Resolve: func(ctx context.Context, m *manager, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
+		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
 	}},
 	Example: "shop",
 }
@@ -61,17 +61,17 @@ var newSystemResource = engine.NewResource(resourceType[apm.System]{
 	ImportID:      systemIdentity,
 	DeleteTimeout: 10 * time.Minute,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str("name")) },
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateSystem(ctx, plan.Str("name"))
 	},
 	Read: readSystem,
-	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		return m.RenameSystem(ctx, state.Str("name"), plan.Str("name"))
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.DeleteSystem(ctx, state.Str("name"))
 	},
-	Blockers: func(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 		s, err := m.getSystem(ctx, state.Str("name"))
 		if err != nil {
 			return nil, err
@@ -87,7 +87,7 @@ var newSystemResource = engine.NewResource(resourceType[apm.System]{
 // readSystem reads the system by its name (one GET). When that name is gone, the system
 // may have been renamed by someone else: it is looked up by its id in one list, so the
 // plan renames it back instead of creating a second system.
-func readSystem(ctx context.Context, m *manager, state engine.Attrs) (*apm.System, error) {
+func readSystem(ctx context.Context, m *conn, state engine.Attrs) (*apm.System, error) {
 	id := state.Str("id")
 	if state.Known("name") {
 		s, err := m.getSystem(ctx, state.Str("name"))
@@ -118,7 +118,7 @@ var newSystemDataSource = engine.NewDataSource(dataSourceType[apm.System]{
 	Description: "Reads one system by name, with its nodes. Fails when the system does not exist.",
 	Fields:      systemFields,
 	Keys:        []string{"name"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.System, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.System, error) {
 		return m.getSystem(ctx, config.Str("name"))
 	},
 })
@@ -129,7 +129,7 @@ var newSystemsDataSource = engine.NewListDataSource(listDataSourceType[apm.Syste
 	ListName:        "systems",
 	ListDescription: "The systems.",
 	Fields:          systemFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.System, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.System, error) {
 		systems, err := m.listSystems(ctx)
 		slices.SortFunc(systems, func(a, b apm.System) int { return strings.Compare(a.SystemName, b.SystemName) })
 		return systems, err

@@ -141,7 +141,7 @@ func TestRegisteredTypesMatchTheirFieldTables(t *testing.T) {
 }
 
 func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
-	node := registeredTypes()["apm_node"].(*engine.Resource[nodeObject, *manager]) //nolint:forcetypeassert // registered above
+	node := registeredTypes()["apm_node"].(*engine.Resource[nodeObject, *conn]) //nolint:forcetypeassert // registered above
 	for id, ok := range map[string]bool{"shop/web-01": true, "SYS-0001/web-01": true, "web-01": false, "/web-01": false, "shop/": false, "a/b/c": false} {
 		_, err := node.Type.ImportID.Parse(id)
 		if (err == nil) != ok {
@@ -155,8 +155,8 @@ func TestImportIDFormsComeFromTheIdentity(t *testing.T) {
 
 func TestCreateConflictOffersAWorkingImportID(t *testing.T) {
 	conflict := &apm.Error{StatusCode: 409, Code: "CONFLICT", Message: "Node already exists: web-01"}
-	node := registeredTypes()["apm_node"].(*engine.Resource[nodeObject, *manager])     //nolint:forcetypeassert // registered above
-	system := registeredTypes()["apm_system"].(*engine.Resource[apm.System, *manager]) //nolint:forcetypeassert // registered above
+	node := registeredTypes()["apm_node"].(*engine.Resource[nodeObject, *conn])     //nolint:forcetypeassert // registered above
+	system := registeredTypes()["apm_system"].(*engine.Resource[apm.System, *conn]) //nolint:forcetypeassert // registered above
 	plan := engine.Attrs{
 		"system_id": tftypes.NewValue(tftypes.String, "SYS-0001"),
 		"name":      tftypes.NewValue(tftypes.String, "web-01"),

@@ -103,18 +103,18 @@ var userType = resourceType[userObject]{
 	ImportID:   importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}}, Example: "alice"},
 	Describe:   func(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str("user_id")) },
 	Validators: userPassword.Validators(),
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateUser(ctx, apm.UserSpec{UserID: plan.Str("user_id"), UserName: plan.Str("user_name"), Password: userPassword.Value(plan)})
 	},
 	Read: readUser,
-	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		upd := apm.UserUpdate{UserName: plan.Str("user_name")}
 		if passwordChanged(plan, state) {
 			upd.Password = userPassword.Value(plan)
 		}
 		return m.ModifyUser(ctx, state.Str("user_id"), upd)
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.DeleteUser(ctx, state.Str("user_id"))
 	},
 }
@@ -125,7 +125,7 @@ func passwordChanged(plan, state engine.Attrs) bool {
 	return !plan[userPassword.Version()].Equal(state[userPassword.Version()]) || !plan[userPassword.Name].Equal(state[userPassword.Name])
 }
 
-func readUser(ctx context.Context, m *manager, a engine.Attrs) (*userObject, error) {
+func readUser(ctx context.Context, m *conn, a engine.Attrs) (*userObject, error) {
 	u, err := m.GetUser(ctx, a.Str("user_id"))
 	if err != nil {
 		return nil, err
@@ -250,14 +250,14 @@ var roleType = resourceType[apm.Role]{
 	ImportID:      importID{Parts: []idPart{{Attr: "role_id", Form: "<role_id>"}}, Example: "operators"},
 	DeleteTimeout: 2 * time.Minute,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str("role_id")) },
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str("role_id"), AuthName: plan.Str("name"),
 			ActionTypes: actionTypesOf(plan), Description: plan.Str("description")})
 	},
-	Read: func(ctx context.Context, m *manager, a engine.Attrs) (*apm.Role, error) {
+	Read: func(ctx context.Context, m *conn, a engine.Attrs) (*apm.Role, error) {
 		return m.GetRole(ctx, a.Str("role_id"))
 	},
-	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		upd := apm.RoleUpdate{AuthName: plan.Str("name"), ActionTypes: actionTypesOf(plan)}
 		switch {
 		case plan.Known("description"):
@@ -269,7 +269,7 @@ var roleType = resourceType[apm.Role]{
 		}
 		return m.ModifyRole(ctx, state.Str("role_id"), upd)
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.DeleteRole(ctx, state.Str("role_id"))
 	},
 	Blockers: roleHolders,
@@ -288,7 +288,7 @@ func actionTypesOf(a engine.Attrs) []apm.ActionType {
 }
 
 // roleHolders names the users that hold the role.
-func roleHolders(ctx context.Context, m *manager, state engine.Attrs) ([]string, error) {
+func roleHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 	users, err := m.ListUsers(ctx)
 	if err != nil {
 		return nil, err
@@ -329,12 +329,12 @@ var userRoleType = resourceType[userGrant]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("grant of role %q to user %q", a.Str("role_id"), a.Str("user_id"))
 	},
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.GrantRole(ctx, plan.Str("user_id"), plan.Str("role_id"))
 	},
 	Read:   readGrant,
-	Update: func(context.Context, *manager, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		err := m.RevokeRole(ctx, state.Str("user_id"), state.Str("role_id"))
 		if err != nil && !engine.IsGone(err) && apm.HasStatus(err, 404) {
 			// The role may be gone, and its grants with it.
@@ -348,7 +348,7 @@ var userRoleType = resourceType[userGrant]{
 
 // readGrant reads the user's roles: the grant is gone when the role is not among them
 // (or the user is gone).
-func readGrant(ctx context.Context, m *manager, a engine.Attrs) (*userGrant, error) {
+func readGrant(ctx context.Context, m *conn, a engine.Attrs) (*userGrant, error) {
 	roles, err := m.ListUserRoles(ctx, a.Str("user_id"))
 	if err != nil {
 		return nil, err
@@ -367,7 +367,7 @@ var newUserDataSource = engine.NewDataSource(dataSourceType[userObject]{
 	Description: "Reads one user by `user_id`, with its roles. The manager never reports a password. Fails when the user does not exist.",
 	Fields:      userFields,
 	Keys:        []string{"user_id"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*userObject, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*userObject, error) {
 		u, err := readUser(ctx, m, config)
 		if err != nil {
 			return nil, err
@@ -393,7 +393,7 @@ var newUsersDataSource = engine.NewListDataSource(listDataSourceType[userObject]
 	ListName:        "users",
 	ListDescription: "The users.",
 	Fields:          userFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]userObject, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]userObject, error) {
 		users, err := m.ListUsers(ctx)
 		if err != nil {
 			return nil, err
@@ -422,7 +422,7 @@ var newRoleDataSource = engine.NewDataSource(dataSourceType[apm.Role]{
 	Description: "Reads one role by `role_id`. Fails when the role does not exist.",
 	Fields:      roleFields,
 	Keys:        []string{"role_id"},
-	Read: func(ctx context.Context, m *manager, config engine.Attrs) (*apm.Role, error) {
+	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Role, error) {
 		return m.GetRole(ctx, config.Str("role_id"))
 	},
 })
@@ -433,7 +433,7 @@ var newRolesDataSource = engine.NewListDataSource(listDataSourceType[apm.Role]{
 	ListName:        "roles",
 	ListDescription: "The roles.",
 	Fields:          roleFields,
-	List: func(ctx context.Context, m *manager, _ engine.Attrs) ([]apm.Role, error) {
+	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Role, error) {
 		roles, err := m.ListRoles(ctx)
 		slices.SortFunc(roles, func(a, b apm.Role) int { return strings.Compare(a.AuthID, b.AuthID) })
 		return roles, err

@@ -57,7 +57,7 @@ func wasPartServer(a engine.Attrs) string {
 }
 
 // getWASPartServer reads the detail of the WAS server whose id is serverRef.
-func getWASPartServer(ctx context.Context, m *manager, serverRef string) (*apm.Server, error) {
+func getWASPartServer(ctx context.Context, m *conn, serverRef string) (*apm.Server, error) {
 	var srv *apm.Server
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
 		srv, err = m.GetServer(ctx, ref)
@@ -68,7 +68,7 @@ func getWASPartServer(ctx context.Context, m *manager, serverRef string) (*apm.S
 
 // noUpdate is the update of a part whose every input replaces it: the engine calls it
 // only for what it records without sending (timeouts).
-func noUpdate(context.Context, *manager, engine.Attrs, engine.Attrs) error { return nil }
+func noUpdate(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }
 
 // ---- session clustering ----
 
@@ -141,14 +141,14 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 	},
 	Create: createWASSessionCluster,
 	Read:   readWASSessionCluster,
-	Update: func(ctx context.Context, m *manager, plan, _ engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, _ engine.Attrs) error {
 		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
 		})
 	},
 	// A server without session clustering answers 404 "Session clustering not found:
 	// <server>", which means gone: done.
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.RemoveSessionCluster(ctx, ref)
 		})
@@ -166,7 +166,7 @@ func sessionClusterOf(a engine.Attrs) apm.SessionCluster {
 // whatever the server has, so that a create would silently take over a set-up that
 // someone else made: the server is read first, and one that has session clustering is a
 // conflict, for which the engine offers import (or adopts it with adopt_existing).
-func createWASSessionCluster(ctx context.Context, m *manager, plan engine.Attrs) error {
+func createWASSessionCluster(ctx context.Context, m *conn, plan engine.Attrs) error {
 	return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 		srv, err := m.GetServer(ctx, ref)
 		if err != nil {
@@ -198,7 +198,7 @@ func (e clusterExistsError) Unwrap() error {
 
 // readWASSessionCluster reads the server's detail: a server that reports no session
 // clustering has none (gone); one that does not report the field keeps the state.
-func readWASSessionCluster(ctx context.Context, m *manager, a engine.Attrs) (*wasSessionCluster, error) {
+func readWASSessionCluster(ctx context.Context, m *conn, a engine.Attrs) (*wasSessionCluster, error) {
 	id := a.Str("was_server_id")
 	srv, err := getWASPartServer(ctx, m, id)
 	if err != nil {
@@ -245,7 +245,7 @@ var wasDatasourceType = resourceType[wasDatasource]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("datasource %q on %s", a.Str("datasource_name"), wasPartServer(a))
 	},
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.AttachDatasource(ctx, ref, plan.Str("datasource_name"))
 		})
@@ -257,7 +257,7 @@ var wasDatasourceType = resourceType[wasDatasource]{
 
 // readWASDatasource reads the server's detail: a datasource missing from a reported list
 // is detached (gone); a detail without the list keeps the state.
-func readWASDatasource(ctx context.Context, m *manager, a engine.Attrs) (*wasDatasource, error) {
+func readWASDatasource(ctx context.Context, m *conn, a engine.Attrs) (*wasDatasource, error) {
 	d := &wasDatasource{ServerID: a.Str("was_server_id"), Name: a.Str("datasource_name")}
 	srv, err := getWASPartServer(ctx, m, d.ServerID)
 	if err != nil {
@@ -272,7 +272,7 @@ func readWASDatasource(ctx context.Context, m *manager, a engine.Attrs) (*wasDat
 // deleteWASDatasource detaches the datasource. The manager answers a datasource that is
 // not attached with 404 "Datasource not attached: <name>", which does not have the shape
 // that says "does not exist" (api/decisions.md): the server is read to find out.
-func deleteWASDatasource(ctx context.Context, m *manager, state engine.Attrs) error {
+func deleteWASDatasource(ctx context.Context, m *conn, state engine.Attrs) error {
 	name := state.Str("datasource_name")
 	err := m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
 		return m.DetachDatasource(ctx, ref, name)
@@ -343,7 +343,7 @@ var wasApplicationFields = []engine.Field[wasApplication]{
 var contextPathPart = idPart{
 	Attr: "context_path", Form: "<context_path>", Rest: true,
 	Accepts: "the context path with or without its leading slash (the root context: a lone /)",
-	Resolve: func(_ context.Context, _ *manager, raw string) (string, error) {
+	Resolve: func(_ context.Context, _ *conn, raw string) (string, error) {
 		return "/" + strings.TrimPrefix(raw, "/"), nil
 	},
 }
@@ -362,7 +362,7 @@ var wasApplicationType = resourceType[wasApplication]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("application %q on %s", a.Str("context_path"), wasPartServer(a))
 	},
-	Create: func(ctx context.Context, m *manager, plan engine.Attrs) error {
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
 			return m.DeployApplication(ctx, ref, apm.Deployment{
 				ContextPath: plan.Str("context_path"), SourcePath: plan.Str("source_path"), ApplicationName: plan.Str("application_name"),
@@ -375,7 +375,7 @@ var wasApplicationType = resourceType[wasApplication]{
 }
 
 // readWASApplication looks the context path up in the server's application statuses.
-func readWASApplication(ctx context.Context, m *manager, a engine.Attrs) (*wasApplication, error) {
+func readWASApplication(ctx context.Context, m *conn, a engine.Attrs) (*wasApplication, error) {
 	app := &wasApplication{ServerID: a.Str("was_server_id"), ContextPath: a.Str("context_path")}
 	deployed, err := wasApplicationDeployed(ctx, m, app.ServerID, app.ContextPath)
 	if err != nil {
@@ -387,7 +387,7 @@ func readWASApplication(ctx context.Context, m *manager, a engine.Attrs) (*wasAp
 	return app, nil
 }
 
-func wasApplicationDeployed(ctx context.Context, m *manager, serverRef, contextPath string) (bool, error) {
+func wasApplicationDeployed(ctx context.Context, m *conn, serverRef, contextPath string) (bool, error) {
 	var apps []apm.ApplicationStatus
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
 		apps, err = m.ApplicationStatuses(ctx, ref)
@@ -398,7 +398,7 @@ func wasApplicationDeployed(ctx context.Context, m *manager, serverRef, contextP
 
 // deleteWASApplication undeploys the application. "Application not found: <path>" means
 // gone; any other 404 (the server's own, say) is checked against the statuses.
-func deleteWASApplication(ctx context.Context, m *manager, state engine.Attrs) error {
+func deleteWASApplication(ctx context.Context, m *conn, state engine.Attrs) error {
 	serverRef, contextPath := state.Str("was_server_id"), state.Str("context_path")
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) error {
 		return m.UndeployApplication(ctx, ref, contextPath)
@@ -438,7 +438,7 @@ var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[a
 	List: listWASApplications,
 })
 
-func listWASApplications(ctx context.Context, m *manager, config engine.Attrs) ([]apm.ApplicationStatus, error) {
+func listWASApplications(ctx context.Context, m *conn, config engine.Attrs) ([]apm.ApplicationStatus, error) {
 	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: config.Str("server_id"), NodeName: config.Str("node_name"), SystemName: config.Str("system_name")}
 	apps, err := m.ApplicationStatuses(ctx, ref)
 	if engine.IsGone(err) {

@@ -83,13 +83,13 @@ func webPartServer(a engine.Attrs) string {
 }
 
 // onWebServer runs call with the reference of the part's web server.
-func onWebServer(ctx context.Context, m *manager, a engine.Attrs, call func(apm.ServerRef) error) error {
+func onWebServer(ctx context.Context, m *conn, a engine.Attrs, call func(apm.ServerRef) error) error {
 	return m.onServerRef(ctx, apm.KindWeb, a.Str("web_server_id"), call)
 }
 
 // readWebPart reads the detail of the part's web server. A web server that no longer
 // exists is gone, and so is its part.
-func readWebPart(ctx context.Context, m *manager, a engine.Attrs) (*webPart, error) {
+func readWebPart(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
 	var srv *apm.Server
 	err := onWebServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
 		srv, err = m.GetServer(ctx, ref)
@@ -168,8 +168,8 @@ var webWorkersType = resourceType[webPart]{
 	Describe: func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
 	Create:   setWebWorkers,
 	Read:     readWebWorkers,
-	Update:   func(ctx context.Context, m *manager, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Update:   func(ctx context.Context, m *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return onWebServer(ctx, m, state, func(ref apm.ServerRef) error { return m.SetWorkers(ctx, ref, nil) })
 	},
 }
@@ -262,7 +262,7 @@ func workersOf(a engine.Attrs) []webWorker {
 // setWebWorkers sends the plan's whole worker list. A value the plan leaves unknown (the
 // user left it out and the worker is new) is left out of the request: the manager fills
 // in its default, and the read back records it.
-func setWebWorkers(ctx context.Context, m *manager, plan engine.Attrs) error {
+func setWebWorkers(ctx context.Context, m *conn, plan engine.Attrs) error {
 	declared := workersOf(plan)
 	workers := make([]apm.Worker, 0, len(declared))
 	for _, w := range declared {
@@ -301,7 +301,7 @@ func missingWorkerError(err error, workers []apm.Worker) error {
 // manager that does not report workers leaves the applied list, whose defaults (unknown
 // right after the write that let the manager choose them) are the manager's documented
 // ones: the address of the WAS server's node and the WAS server's AJP port.
-func readWebWorkers(ctx context.Context, m *manager, a engine.Attrs) (*webPart, error) {
+func readWebWorkers(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
 	p, err := readWebPart(ctx, m, a)
 	if err != nil {
 		return nil, err
@@ -323,7 +323,7 @@ func readWebWorkers(ctx context.Context, m *manager, a engine.Attrs) (*webPart, 
 // fillWorkerDefaults records the applied workers where the manager does not report any,
 // with the defaults the plan left unknown looked up. Without an applied list (an import),
 // nothing is known.
-func (m *manager) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftypes.Value) error {
+func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftypes.Value) error {
 	if applied.Type() == nil || !applied.IsKnown() || applied.IsNull() {
 		return nil
 	}
@@ -493,10 +493,10 @@ var webURIPatternsType = resourceType[webPart]{
 	Describe: func(a engine.Attrs) string { return "URI patterns of " + webPartServer(a) },
 	Create:   createWebURIPatterns,
 	Read:     readWebPart,
-	Update: func(ctx context.Context, m *manager, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		return changeWebURIPatterns(ctx, m, plan, stringsOf(state[webURIPatternsAttr]), stringsOf(plan[webURIPatternsAttr]))
 	},
-	Delete: func(ctx context.Context, m *manager, state engine.Attrs) error {
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return changeWebURIPatterns(ctx, m, state, stringsOf(state[webURIPatternsAttr]), nil)
 	},
 }
@@ -522,7 +522,7 @@ func stringsOf(v tftypes.Value) []string {
 
 // createWebURIPatterns makes the web server's patterns the plan's: those it has beyond
 // them are removed. A manager that does not report its patterns gets the plan's added.
-func createWebURIPatterns(ctx context.Context, m *manager, plan engine.Attrs) error {
+func createWebURIPatterns(ctx context.Context, m *conn, plan engine.Attrs) error {
 	p, err := readWebPart(ctx, m, plan)
 	if err != nil {
 		return err
@@ -536,7 +536,7 @@ func createWebURIPatterns(ctx context.Context, m *manager, plan engine.Attrs) er
 
 // changeWebURIPatterns sends what turns the patterns have into want: one request with
 // the additions and one with the removals, each only when there are some.
-func changeWebURIPatterns(ctx context.Context, m *manager, a engine.Attrs, have, want []string) error {
+func changeWebURIPatterns(ctx context.Context, m *conn, a engine.Attrs, have, want []string) error {
 	var add, remove []string
 	for _, u := range want {
 		if !slices.Contains(have, u) {
@@ -602,16 +602,16 @@ var webSSLType = resourceType[webPart]{
 	Validators: webSSLKey.Validators(),
 	Create:     configureWebSSL,
 	Read:       readWebSSL,
-	Update: func(ctx context.Context, m *manager, plan, _ engine.Attrs) error {
+	Update: func(ctx context.Context, m *conn, plan, _ engine.Attrs) error {
 		return configureWebSSL(ctx, m, plan)
 	},
-	Delete:        func(context.Context, *manager, engine.Attrs) error { return nil },
+	Delete:        func(context.Context, *conn, engine.Attrs) error { return nil },
 	DeleteWarning: webSSLDeleteWarning,
 }
 
 // configureWebSSL sends the whole SSL set-up; the key comes from the write-only value
 // (the engine adds it from the configuration) or the sensitive one.
-func configureWebSSL(ctx context.Context, m *manager, plan engine.Attrs) error {
+func configureWebSSL(ctx context.Context, m *conn, plan engine.Attrs) error {
 	cfg := apm.SSLConfig{HTTPSPort: plan.Int64("https_port"), CertificatePEM: plan.Str("certificate_pem"),
 		PrivateKeyPEM: webSSLKey.Value(plan), CAChainPEM: plan.Str("ca_chain_pem")}
 	return onWebServer(ctx, m, plan, func(ref apm.ServerRef) error { return m.ConfigureSSL(ctx, ref, cfg) })
@@ -622,7 +622,7 @@ var errSSLOff = fmt.Errorf("SSL is not enabled on the web server: %w", engine.Er
 
 // readWebSSL reads the web server's HTTPS port; SSL reported off is gone (configured
 // again by the next apply).
-func readWebSSL(ctx context.Context, m *manager, a engine.Attrs) (*webPart, error) {
+func readWebSSL(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
 	p, err := readWebPart(ctx, m, a)
 	if err != nil {
 		return nil, err

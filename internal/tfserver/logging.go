@@ -1,8 +1,9 @@
-package provider
+package tfserver
 
 import (
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -17,6 +18,10 @@ var logRequests = []string{"TF_LOG", "TF_LOG_PROVIDER", "TF_LOG_PROVIDER_APM", "
 // loggerLevels are the variables from which the SDK's loggers read their levels.
 var loggerLevels = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_APM"}
 
+// LoggerLevels are the variables from which the SDK's loggers read their levels (for
+// benchmarks that compare them).
+func LoggerLevels() []string { return slices.Clone(loggerLevels) }
+
 // QuietUnlessLogsRequested switches the SDK and provider loggers off when none of the
 // TF_LOG variables is set. Call it before serving.
 func QuietUnlessLogsRequested() {
@@ -30,9 +35,9 @@ func QuietUnlessLogsRequested() {
 	}
 }
 
-// providerLogsOff reports whether the provider's own logger is switched off, by
+// ProviderLogsOff reports whether the provider's own logger is switched off, by
 // QuietUnlessLogsRequested or by the user: its log lines then need no building.
-func providerLogsOff() bool {
+func ProviderLogsOff() bool {
 	return strings.EqualFold(os.Getenv("TF_LOG_PROVIDER_APM"), "off")
 }
 

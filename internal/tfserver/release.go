@@ -1,4 +1,4 @@
-package provider
+package tfserver
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // a plan, 1.4 GiB at 10,000 objects. releasingServer hands the framework a context that
 // forwards to the request's until the call returns and then lets go of it; what the
 // framework keeps is a few hundred bytes. Delete this file (and its use in
-// NewProtocol6Server) once the framework forgets finished requests:
+// Wrap) once the framework forgets finished requests:
 // TestFrameworkRetainsRequestContexts fails then.
 
 // fullServer is everything the framework's server offers; tf6server looks for the
