@@ -29,8 +29,8 @@ func registeredTypes() map[string]engineType {
 	return out
 }
 
-// accManager is the provider's view of the test's apmsim, with the admin key.
-func (e *accEnv) accManager() *conn {
+// accConn is the provider's view of the test's apmsim, with the admin key.
+func (e *accEnv) accConn() *conn {
 	return newConn(e.admin)
 }
 
@@ -81,5 +81,5 @@ func (e *accEnv) lookup(rs *terraform.ResourceState) (bool, error) {
 	if !ok {
 		return false, fmt.Errorf("no registered resource type %s", rs.Type)
 	}
-	return t.Exists(e.ctx(), e.accManager(), rs.Primary.Attributes)
+	return t.Exists(e.ctx(), e.accConn(), rs.Primary.Attributes)
 }

@@ -199,7 +199,7 @@ func (m *conn) onSystem(ctx context.Context, id string, call func(systemName str
 }
 
 // The engine's declarations, bound to this provider's connection: every type's calls get
-// the *manager.
+// the *conn.
 type (
 	resourceType[T any]       = engine.ResourceType[T, *conn]
 	dataSourceType[T any]     = engine.DataSourceType[T, *conn]

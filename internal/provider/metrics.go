@@ -20,14 +20,6 @@ import (
 // to the next. The spec gives no units; the descriptions state the manager's (apmsim's
 // README lists them).
 
-func metricsDataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		newNodesMetricsDataSource, newNodeMetricsDataSource,
-		newWASServerMetricsDataSource, newWebServerMetricsDataSource, newSessionServerMetricsDataSource,
-		newWASContainerMetricsDataSource, newWebContainerMetricsDataSource,
-	}
-}
-
 // numberField is a float64 observation of a data source.
 func numberField[T any](name, description string, get func(*T) float64) engine.Field[T] {
 	return engine.Field[T]{

@@ -14,12 +14,10 @@ import (
 	_ "time/tzdata" // time_zone names resolve on machines without a zone database
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -268,41 +266,4 @@ func adoptSetting(v types.Bool) (bool, error) {
 		return false, fmt.Errorf("%s=%q is not a boolean: use true or false", envAdopt, raw)
 	}
 	return b, nil
-}
-
-func (p *apmProvider) Resources(context.Context) []func() resource.Resource {
-	resources := []func() resource.Resource{
-		newSystemResource,
-		newNodeResource,
-		wasServerKind.resource(),
-		webServerKind.resource(),
-		sessionServerKind.resource(),
-	}
-	resources = append(resources, wasPartResources()...)
-	resources = append(resources, webPartResources()...)
-	resources = append(resources, databaseResources()...)
-	return append(resources, userResources()...)
-}
-
-func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSource {
-	dataSources := []func() datasource.DataSource{
-		newSystemsDataSource,
-		newSystemDataSource,
-		newNodesDataSource,
-		newNodeDataSource,
-		wasServerKind.listDataSource(),
-		wasServerKind.dataSource(),
-		webServerKind.listDataSource(),
-		webServerKind.dataSource(),
-		sessionServerKind.listDataSource(),
-		sessionServerKind.dataSource(),
-		newPublicNodesDataSource,
-		newManagerInfoDataSource,
-	}
-	dataSources = append(dataSources, wasPartDataSources()...)
-	dataSources = append(dataSources, serverDataSources()...)
-	dataSources = append(dataSources, databaseDataSources()...)
-	dataSources = append(dataSources, userDataSources()...)
-	dataSources = append(dataSources, metricsDataSources()...)
-	return append(dataSources, monitoringDataSources()...)
 }

@@ -209,3 +209,27 @@ func (v apiKeyValidator) ValidateString(_ context.Context, req validator.StringR
 			"The api_key value starts or ends with white space (a key read with file() keeps the file's final newline), which the manager would reject. Use trimspace(file(...)).")
 	}
 }
+
+// absolutePathValidator accepts an absolute path.
+func absolutePathValidator() validator.String {
+	return stringvalidator.RegexMatches(regexp.MustCompile(`^/`), "must be an absolute path, starting with /")
+}
+
+// hostValidators accept a host name or an IP address.
+func hostValidators() []validator.String {
+	return []validator.String{
+		stringvalidator.LengthBetween(1, 253),
+		stringvalidator.RegexMatches(regexp.MustCompile(`^[A-Za-z0-9._:-]+$`), "must be a host name or an IP address"),
+	}
+}
+
+// adminIDPattern is the manager's rule for usrId and authId.
+var adminIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,32}$`)
+
+func adminIDValidators() []validator.String {
+	return []validator.String{stringvalidator.RegexMatches(adminIDPattern, "must be 1 to 32 characters, each a letter, a digit, '.', '-' or '_'")}
+}
+
+func displayNameValidators() []validator.String {
+	return []validator.String{stringvalidator.LengthBetween(1, 100)}
+}

@@ -394,7 +394,7 @@ func TestWASPartsAgainstTheManager(t *testing.T) {
 		env.must(env.admin.InstallServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: id, NodeName: "app-01", SystemName: "shop", HTTPPort: int64(8080 + i)}))
 	}
 	env.createDatasources("orders-ds")
-	m := env.accManager()
+	m := env.accConn()
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	server := func(id string) string { return env.systemID("shop") + "/app-01/" + id }
 
@@ -451,7 +451,7 @@ func TestWASPartsOnATerseManager(t *testing.T) {
 	env.must(admin.CreateNode(ctx, apm.CreateNodeRequest{NodeName: "app-01", SystemName: "shop", HostIP: "10.0.0.21", AgentPort: 7730}))
 	env.must(admin.InstallServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-01", SystemName: "shop", HTTPPort: 8080}))
 	env.createDatasources("orders-ds")
-	m := env.accManager()
+	m := env.accConn()
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	server := str(env.systemID("shop") + "/app-01/was-1")
 

@@ -42,7 +42,7 @@ func ProviderLogsOff() bool {
 }
 
 // The collector's settings when the user set none. The provider's live heap stays small
-// and flat (context_release.go), so a higher target (GOGC) saves collector time, a sizeable
+// and flat (release.go), so a higher target (GOGC) saves collector time, a sizeable
 // part of a large plan's provider CPU, for a few MiB; the soft limit (GOMEMLIMIT) makes the
 // collector work harder as the heap nears it, so that memory stays bounded at any scale.
 const (

@@ -39,7 +39,10 @@ type serverKind struct {
 	// ports are the kind's port fields; the first is required, the others default to the
 	// manager's value.
 	ports []serverPort
-	// was adds server_type, install_root_path, java_home and force_stop.
+	// settings are the kind's own fields, after the ports.
+	settings []engine.Field[serverObject]
+	// was marks the WAS kind: java_home is applied after an install, and force_stop
+	// decides how it is stopped.
 	was bool
 	// example is an import ID in the docs.
 	example string
@@ -53,29 +56,10 @@ type serverPort struct {
 	set               func(spec *apm.ServerSpec, settings *apm.ServerSettings, port int64)
 }
 
-var (
-	httpPort = serverPort{"http_port", "HTTP port of the server, 1 to 65535.", engine.Everywhere,
-		func(s *apm.Server) int64 { return s.HTTPPort },
-		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPPort, set.HTTPPort = p, p }}
-	ajpPort = serverPort{"ajp_port", "AJP port of the server, 1 to 65535, through which web servers forward to it. Defaults to the manager's choice (none in apmsim: `0`).", engine.InResource | engine.InDetail,
-		func(s *apm.Server) int64 { return s.AJPPort },
-		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.AJPPort, set.AJPPort = p, p }}
-	httpsPort = serverPort{"https_port", "HTTPS port of the server, 1 to 65535. Defaults to the manager's choice. `apm_web_ssl` sets it too: manage it in one place.", engine.InResource | engine.InDetail,
-		func(s *apm.Server) int64 { return s.HTTPSPort },
-		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPSPort, set.HTTPSPort = p, p }}
-	sessionPort = serverPort{"server_port", "Port of the session server, 1 to 65535.", engine.Everywhere,
-		func(s *apm.Server) int64 { return s.ServerPort },
-		func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.ServerPort, set.ServerPort = p, p }}
-)
-
-var (
-	wasServerKind = &serverKind{kind: apm.KindWAS, name: "was_server", label: "WAS server",
-		ports: []serverPort{httpPort, ajpPort}, was: true, example: "shop/app-01/was-1"}
-	webServerKind = &serverKind{kind: apm.KindWeb, name: "web_server", label: "web server",
-		ports: []serverPort{httpPort, httpsPort}, example: "shop/web-01/web-1"}
-	sessionServerKind = &serverKind{kind: apm.KindSession, name: "session_server", label: "session server",
-		ports: []serverPort{sessionPort}, example: "shop/app-01/session-1"}
-)
+// httpPort is the first port of WAS and web servers.
+var httpPort = serverPort{"http_port", "HTTP port of the server, 1 to 65535.", engine.Everywhere,
+	func(s *apm.Server) int64 { return s.HTTPPort },
+	func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPPort, set.HTTPPort = p, p }}
 
 // Desired running states, the values of the state attribute.
 const (
@@ -121,20 +105,7 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 		}
 		fs = append(fs, f)
 	}
-	if k.was {
-		fs = append(fs,
-			engine.StringField("server_type", "Edition of the WAS server: `Standard` or `Enterprise` (the manager's `S` and `E` mean the same). Defaults to the manager's choice (`Standard`).",
-				func(s *serverObject) string { return string(s.Edition) }).DefaultedInput().Replacing().
-				Validate(stringvalidator.OneOf(string(apm.EditionStandard), string(apm.EditionEnterprise))).SameString(sameEdition),
-			engine.StringField("install_root_path", "Absolute path the server is installed under, with `mode = \"install\"` only. Defaults to the manager's choice.",
-				func(s *serverObject) string { return s.InstallRootPath }).In(engine.InResource|engine.InDetail).DefaultedInput().Replacing().Validate(absolutePathValidator()),
-			engine.StringField("java_home", "Absolute path of the Java installation the server runs on. Defaults to the manager's choice.",
-				func(s *serverObject) string { return s.JavaHome }).In(engine.InResource|engine.InDetail).DefaultedInput().AppliedBySettle().Validate(absolutePathValidator()),
-		)
-	} else if k.kind == apm.KindWeb {
-		fs = append(fs, engine.StringField("install_root_path", "Path the server is installed under.",
-			func(s *serverObject) string { return s.InstallRootPath }).In(engine.InDetail))
-	}
+	fs = append(fs, k.settings...)
 	fs = append(fs,
 		engine.StringField("state", "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
 			"a server started or stopped outside Terraform shows in the next plan. Left out, the running state is not managed.",
@@ -148,21 +119,6 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 			"when apply or destroy stops it. Defaults to `false`.", tftypes.Bool).OptionalInput().WithDefault(false))
 	}
 	return fs
-}
-
-// sameEdition keeps the configured spelling of an edition the manager spells otherwise.
-func sameEdition(prior, fresh string) bool {
-	p, errP := apm.ParseEdition(prior)
-	f, errF := apm.ParseEdition(fresh)
-	return errP == nil && errF == nil && p == f
-}
-
-// serverIdentity is <system>/<node>/<server_id>, the system by name or id.
-var serverNodePart = idPart{
-	Attr: "node_id", Form: "<system>/<node>", Pieces: 2, Accepts: "the system's name or id",
-	Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
-		return m.resolveUnderSystem(ctx, ref)
-	},
 }
 
 func (k *serverKind) resource() func() resource.Resource {
@@ -442,60 +398,6 @@ func serverLabel(kind apm.ServerKind) string {
 // serverKinds are the kinds in the order the docs list them.
 var serverKinds = []*serverKind{wasServerKind, webServerKind, sessionServerKind}
 
-// splitNodeRef splits a node's id <system_id>/<node>.
-func splitNodeRef(ref string) (systemID, node string, ok bool) {
-	systemID, node, ok = strings.Cut(ref, "/")
-	return systemID, node, ok && systemID != "" && node != "" && !strings.Contains(node, "/")
-}
-
-// onNodeRef runs call with the current system name and the node name of a node id.
-func (m *conn) onNodeRef(ctx context.Context, ref string, call func(systemName, nodeName string) error) error {
-	systemID, node, ok := splitNodeRef(ref)
-	if !ok {
-		return fmt.Errorf("%q is not a node id (<system_id>/<node>, such as apm_node.example.id)", ref)
-	}
-	return m.onSystem(ctx, systemID, func(systemName string) error { return call(systemName, node) })
-}
-
-// resolveUnderSystem resolves the system (name or id) that starts an import ID part
-// such as <system>/<node>, and keeps the rest.
-func (m *conn) resolveUnderSystem(ctx context.Context, ref string) (string, error) {
-	system, rest, _ := strings.Cut(ref, "/")
-	id, err := m.resolveSystem(ctx, system)
-	if err != nil {
-		return "", err
-	}
-	return id + "/" + rest, nil
-}
-
-// nodeRefValidator checks the shape of a node id, so that a node's name or its node_id
-// (the manager's nodeId) fails at plan with the way out.
-type nodeRefValidator struct{}
-
-func (nodeRefValidator) Description(context.Context) string {
-	return "must be a node's id, <system_id>/<node>"
-}
-
-func (v nodeRefValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (nodeRefValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, ok := splitNodeRef(req.ConfigValue.ValueString()); !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid node reference", fmt.Sprintf(
-			"%s must be the id of a node, <system_id>/<node>, such as apm_node.example.id; got %q. "+
-				"(apm_node's node_id attribute is the manager's nodeId, which is not it.)", req.Path, req.ConfigValue.ValueString()))
-	}
-}
-
-// absolutePathValidator accepts an absolute path.
-func absolutePathValidator() validator.String {
-	return stringvalidator.RegexMatches(regexp.MustCompile(`^/`), "must be an absolute path, starting with /")
-}
-
-// ---- data sources ----
-
 func (k *serverKind) dataSource() func() datasource.DataSource {
 	return engine.NewDataSource(dataSourceType[serverObject]{
 		Name:        k.name,
@@ -554,84 +456,16 @@ func (k *serverKind) list(ctx context.Context, m *conn, config engine.Attrs) ([]
 	return out, nil
 }
 
-// ---- references to servers, for their parts ----
-
-// serverRefPart is the import ID part of a reference to a server, <system>/<node>/<server_id>,
-// stored in attr as the server's id (<system_id>/<node>/<server_id>).
-func serverRefPart(attr string) idPart {
-	return idPart{
-		Attr: attr, Form: "<system>/<node>/<server_id>", Pieces: 3, Accepts: "the system's name or id",
-		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
-			return m.resolveUnderSystem(ctx, ref)
-		},
+// serverKindNames are the values of the kind argument, in the order of serverKinds.
+func serverKindNames() []string {
+	names := make([]string, len(serverKinds))
+	for i, k := range serverKinds {
+		names[i] = string(k.kind)
 	}
+	return names
 }
 
-// splitServerRef splits a server's id <system_id>/<node>/<server_id>.
-func splitServerRef(ref string) (nodeRef, serverID string, ok bool) {
-	i := strings.LastIndex(ref, "/")
-	if i < 0 {
-		return "", "", false
-	}
-	nodeRef, serverID = ref[:i], ref[i+1:]
-	_, _, ok = splitNodeRef(nodeRef)
-	return nodeRef, serverID, ok && serverID != ""
-}
-
-// onServerRef runs call with the reference of the server of kind whose id is ref
-// (<system_id>/<node>/<server_id>), under the system's current name.
-func (m *conn) onServerRef(ctx context.Context, kind apm.ServerKind, ref string, call func(apm.ServerRef) error) error {
-	nodeRef, serverID, ok := splitServerRef(ref)
-	if !ok {
-		return fmt.Errorf("%q is not a server id (<system_id>/<node>/<server_id>, such as apm_%s_server.example.id)", ref, kind)
-	}
-	return m.onNodeRef(ctx, nodeRef, func(systemName, nodeName string) error {
-		return call(apm.ServerRef{Kind: kind, ServerID: serverID, NodeName: nodeName, SystemName: systemName})
-	})
-}
-
-// serverID is the id (<system_id>/<node>/<server_id>) of the server that the manager
-// names by its system's name, as a web server's workers do.
-func (m *conn) serverID(ctx context.Context, systemName, nodeName, serverID string) (string, error) {
-	id, err := m.systemID(ctx, systemName)
-	if err != nil {
-		return "", err
-	}
-	return id + "/" + nodeName + "/" + serverID, nil
-}
-
-// systemID is the id of the system with the given name: from the directory, else from
-// one read of the system.
-func (m *conn) systemID(ctx context.Context, name string) (string, error) {
-	if id, ok := m.systems.idOf(name); ok {
-		return id, nil
-	}
-	s, err := m.getSystem(ctx, name)
-	if err != nil {
-		return "", err
-	}
-	return s.SystemID, nil
-}
-
-// serverRefValidator checks the shape of a server id, so that a server_id (the
-// manager's serverId) given where the server's id belongs fails at plan.
-type serverRefValidator struct{ kind string }
-
-func (v serverRefValidator) Description(context.Context) string {
-	return fmt.Sprintf("must be the id of an apm_%s_server, <system_id>/<node>/<server_id>", v.kind)
-}
-
-func (v serverRefValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v serverRefValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, ok := splitServerRef(req.ConfigValue.ValueString()); !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid server reference", fmt.Sprintf(
-			"%s must be the id of a server, <system_id>/<node>/<server_id>, such as apm_%s_server.example.id; got %q. "+
-				"(The server_id attribute is the manager's serverId, which is not it.)", req.Path, v.kind, req.ConfigValue.ValueString()))
-	}
+// requiredString is a required argument of a data source.
+func requiredString(description string, rules ...validator.String) dschema.Attribute {
+	return dschema.StringAttribute{MarkdownDescription: description, Required: true, Validators: rules}
 }

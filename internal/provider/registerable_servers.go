@@ -2,27 +2,14 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 )
-
-// Data sources about servers that the server resources do not manage: the servers a node
-// has but the manager does not (yet) manage, which apm_<kind>_server with mode = "register"
-// adopts, and the servers of the container groups. The kind is an argument, as in the
-// manager's paths, rather than one data source per kind.
-
-func serverDataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{newRegisterableServersDataSource, newContainerServersDataSource}
-}
 
 // registerableObject is a registerable server with the id of its system, which the
 // manager's list lacks.
@@ -50,20 +37,6 @@ var registerableFields = []engine.Field[registerableObject]{
 		func(s *registerableObject) string { return s.ServerHome }),
 	engine.StringField("status", "Status of a session server as the node reports it, such as `available` (empty for the other kinds).",
 		func(s *registerableObject) string { return s.Status }),
-}
-
-// serverKindNames are the values of the kind argument, in the order of serverKinds.
-func serverKindNames() []string {
-	names := make([]string, len(serverKinds))
-	for i, k := range serverKinds {
-		names[i] = string(k.kind)
-	}
-	return names
-}
-
-// requiredString is a required argument of a data source.
-func requiredString(description string, rules ...validator.String) dschema.Attribute {
-	return dschema.StringAttribute{MarkdownDescription: description, Required: true, Validators: rules}
 }
 
 var newRegisterableServersDataSource = engine.NewListDataSource(listDataSourceType[registerableObject]{
@@ -101,44 +74,4 @@ func listRegisterableServers(ctx context.Context, m *conn, config engine.Attrs) 
 	}
 	slices.SortFunc(out, func(a, b registerableObject) int { return strings.Compare(a.ServerID, b.ServerID) })
 	return out, nil
-}
-
-var containerServerFields = []engine.Field[apm.ContainerServer]{
-	engine.StringField("server_id", "The manager's `serverId` of the server.", func(s *apm.ContainerServer) string { return s.ServerID }),
-	engine.StringField("server_name", "Name of the server, which is also its container's host name (the `hostName` of the container metrics).",
-		func(s *apm.ContainerServer) string { return s.ServerName }),
-	engine.StringField("container_ip", "IP address of the server's container.", func(s *apm.ContainerServer) string { return s.ContainerIP }),
-	engine.Int64Field("http_port", "HTTP port of the server.", func(s *apm.ContainerServer) int64 { return s.HTTPPort }),
-}
-
-var newContainerServersDataSource = engine.NewListDataSource(listDataSourceType[apm.ContainerServer]{
-	Name:            "container_servers",
-	Description:     "Lists the WAS or web servers of the manager's container groups, with their container's address, sorted by server id.",
-	ListName:        "servers",
-	ListDescription: "The servers of the container groups.",
-	Fields:          containerServerFields,
-	Filters: map[string]dschema.Attribute{
-		"kind": requiredString("Kind of server: `was` or `web`.", stringvalidator.OneOf(string(apm.KindWAS), string(apm.KindWeb))),
-	},
-	List: listContainerServers,
-})
-
-func listContainerServers(ctx context.Context, m *conn, config engine.Attrs) ([]apm.ContainerServer, error) {
-	var (
-		servers []apm.ContainerServer
-		err     error
-	)
-	switch kind := apm.ServerKind(config.Str("kind")); kind {
-	case apm.KindWAS:
-		servers, err = m.ListWASContainerServers(ctx)
-	case apm.KindWeb:
-		servers, err = m.ListWebContainerServers(ctx)
-	default:
-		return nil, fmt.Errorf("containers have no %q servers (kind is was or web)", kind)
-	}
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(servers, func(a, b apm.ContainerServer) int { return strings.Compare(a.ServerID, b.ServerID) })
-	return servers, nil
 }

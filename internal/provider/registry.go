@@ -1,0 +1,69 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+)
+
+// The registry: every Terraform type the provider serves, each declared in the file named
+// after it. Tests, docs checks and the examples check iterate these lists; nothing else
+// lists the types.
+
+func (p *apmProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		newSystemResource,
+		newNodeResource,
+		wasServerKind.resource(),
+		webServerKind.resource(),
+		sessionServerKind.resource(),
+		engine.NewResource(wasSessionClusterType),
+		engine.NewResource(wasDatasourceType),
+		engine.NewResource(wasApplicationType),
+		engine.NewResource(webWorkersType),
+		engine.NewResource(webURIPatternsType),
+		engine.NewResource(webSSLType),
+		engine.NewResource(databaseType),
+		engine.NewResource(datasourceType),
+		engine.NewResource(userType),
+		engine.NewResource(roleType),
+		engine.NewResource(userRoleType),
+	}
+}
+
+func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		// system.go, node.go
+		newSystemsDataSource, newSystemDataSource,
+		newNodesDataSource, newNodeDataSource,
+		// was_server.go, web_server.go, session_server.go
+		wasServerKind.listDataSource(), wasServerKind.dataSource(),
+		webServerKind.listDataSource(), webServerKind.dataSource(),
+		sessionServerKind.listDataSource(), sessionServerKind.dataSource(),
+		newRegisterableServersDataSource,
+		newContainerServersDataSource,
+		// was_application.go
+		newWASApplicationsDataSource,
+		// database.go, datasource.go
+		newDatabasesDataSource, newDatabaseDataSource,
+		newDatasourcesDataSource, newDatasourceDataSource,
+		// user.go, role.go
+		newUsersDataSource, newUserDataSource,
+		newRolesDataSource, newRoleDataSource,
+		// public.go
+		newPublicNodesDataSource,
+		newManagerInfoDataSource,
+		// metrics.go
+		newNodesMetricsDataSource, newNodeMetricsDataSource,
+		newWASServerMetricsDataSource, newWebServerMetricsDataSource, newSessionServerMetricsDataSource,
+		newWASContainerMetricsDataSource, newWebContainerMetricsDataSource,
+		// licenses.go, notifications.go, events.go, trace_logs.go
+		newLicensesDataSource,
+		newNotificationsDataSource,
+		newAnalysisEventsDataSource, newAnalysisEventDataSource,
+		newActionTraceLogsDataSource,
+	}
+}

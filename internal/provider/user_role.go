@@ -1,0 +1,65 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+)
+
+// userGrant is one role granted to one user.
+type userGrant struct{ UserID, RoleID string }
+
+var userRoleFields = []engine.Field[userGrant]{
+	engine.StringField("id", "`<user_id>/<role_id>`.", func(g *userGrant) string { return g.UserID + "/" + g.RoleID }).
+		In(engine.InResource).DerivedFrom(engine.Joined("user_id", "role_id")),
+	engine.StringField("user_id", "The `user_id` of the user, such as `apm_user.example.id`.",
+		func(g *userGrant) string { return g.UserID }).In(engine.InResource).Replacing().Validate(adminIDValidators()...),
+	engine.StringField("role_id", "The `role_id` of the role, such as `apm_role.example.id`.",
+		func(g *userGrant) string { return g.RoleID }).In(engine.InResource).Replacing().Validate(adminIDValidators()...),
+}
+
+var userRoleType = resourceType[userGrant]{
+	Name: "user_role",
+	Noun: "grant",
+	Description: "One role granted to one user. Creating it grants the role, destroying it revokes it; other roles of the user, granted outside Terraform " +
+		"or by other `apm_user_role` resources, are left alone. A grant revoked outside Terraform is granted again by the next apply.",
+	Fields: userRoleFields,
+	ImportID: importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}, {Attr: "role_id", Form: "<role_id>"}},
+		Example: "alice/operators"},
+	IdempotentCreate: true,
+	Describe: func(a engine.Attrs) string {
+		return fmt.Sprintf("grant of role %q to user %q", a.Str("role_id"), a.Str("user_id"))
+	},
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
+		return m.GrantRole(ctx, plan.Str("user_id"), plan.Str("role_id"))
+	},
+	Read:   readGrant,
+	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
+	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
+		err := m.RevokeRole(ctx, state.Str("user_id"), state.Str("role_id"))
+		if err != nil && !engine.IsGone(err) && apm.HasStatus(err, 404) {
+			// The role may be gone, and its grants with it.
+			if _, rerr := m.GetRole(ctx, state.Str("role_id")); apm.IsNotFound(rerr) {
+				return nil
+			}
+		}
+		return err
+	},
+}
+
+// readGrant reads the user's roles: the grant is gone when the role is not among them
+// (or the user is gone).
+func readGrant(ctx context.Context, m *conn, a engine.Attrs) (*userGrant, error) {
+	roles, err := m.ListUserRoles(ctx, a.Str("user_id"))
+	if err != nil {
+		return nil, err
+	}
+	g := &userGrant{UserID: a.Str("user_id"), RoleID: a.Str("role_id")}
+	if !slices.ContainsFunc(roles, func(r apm.UserRole) bool { return r.AuthID == g.RoleID }) {
+		return nil, fmt.Errorf("user %q does not hold role %q: %w", g.UserID, g.RoleID, engine.ErrGone)
+	}
+	return g, nil
+}

@@ -1,0 +1,108 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+)
+
+// wasDatasource is the attachment of the datasource Name to the WAS server ServerID.
+type wasDatasource struct {
+	ServerID, Name string
+}
+
+var wasDatasourceNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+var wasDatasourceFields = []engine.Field[wasDatasource]{
+	engine.StringField("id", "`<was_server_id>/<datasource_name>`.", func(d *wasDatasource) string { return d.ServerID + "/" + d.Name }),
+	wasServerRefField(func(d *wasDatasource) string { return d.ServerID }),
+	engine.StringField("datasource_name", "The `resourceName` of the datasource to attach (a datasource resource of the manager): 1 to 64 letters, digits, `.`, `-` or `_`.",
+		func(d *wasDatasource) string { return d.Name }).Replacing().
+		Validate(stringvalidator.RegexMatches(wasDatasourceNamePattern, "must be 1 to 64 characters, each a letter, a digit, '.', '-' or '_'")),
+}
+
+var wasDatasourceType = resourceType[wasDatasource]{
+	Noun: "datasource attachment",
+	Name: "was_datasource",
+	Description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
+		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone.",
+	Fields: wasDatasourceFields,
+	ImportID: importID{
+		Parts:   []idPart{serverRefPart("was_server_id"), {Attr: "datasource_name", Form: "<datasource_name>"}},
+		Example: "shop/app-01/was-1/orders-ds",
+	},
+	Describe: func(a engine.Attrs) string {
+		return fmt.Sprintf("datasource %q on %s", a.Str("datasource_name"), wasPartServer(a))
+	},
+	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
+			return m.AttachDatasource(ctx, ref, plan.Str("datasource_name"))
+		})
+	},
+	Read:   readWASDatasource,
+	Update: noUpdate,
+	Delete: deleteWASDatasource,
+}
+
+// readWASDatasource reads the server's detail: a datasource missing from a reported list
+// is detached (gone); a detail without the list keeps the state.
+func readWASDatasource(ctx context.Context, m *conn, a engine.Attrs) (*wasDatasource, error) {
+	d := &wasDatasource{ServerID: a.Str("was_server_id"), Name: a.Str("datasource_name")}
+	srv, err := getWASPartServer(ctx, m, d.ServerID)
+	if err != nil {
+		return nil, err
+	}
+	if srv.Reported.Datasources && !slices.Contains(srv.Datasources, d.Name) {
+		return nil, fmt.Errorf("datasource %q is not attached to %s: %w", d.Name, wasPartServer(a), engine.ErrGone)
+	}
+	return d, nil
+}
+
+// deleteWASDatasource detaches the datasource. The manager answers a datasource that is
+// not attached with 404 "Datasource not attached: <name>", which does not have the shape
+// that says "does not exist" (api/decisions.md): the server is read to find out.
+func deleteWASDatasource(ctx context.Context, m *conn, state engine.Attrs) error {
+	name := state.Str("datasource_name")
+	err := m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
+		return m.DetachDatasource(ctx, ref, name)
+	})
+	if err == nil || engine.IsGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
+		return err
+	}
+	srv, rerr := getWASPartServer(ctx, m, state.Str("was_server_id"))
+	return detachedAlready(err, srv, rerr, name)
+}
+
+// detachedAlready decides a detach that got 404 (err), from a read of the server that
+// followed (srv, or readErr): nil when the datasource is no longer attached.
+//   - the server is gone: so is the attachment;
+//   - the server reports its datasources: attached or not, as the list says;
+//   - it does not (a terse manager): the server's path works, so the 404 is the manager's
+//     own, and a NOT_FOUND that names the datasource says it is not attached.
+func detachedAlready(err error, srv *apm.Server, readErr error, name string) error {
+	switch {
+	case readErr != nil && engine.IsGone(readErr):
+		return nil
+	case readErr != nil:
+		return err
+	case srv.Reported.Datasources:
+		if slices.Contains(srv.Datasources, name) {
+			return err
+		}
+		return nil
+	}
+	var apiErr *apm.Error
+	if errors.As(err, &apiErr) && strings.EqualFold(apiErr.Code, "NOT_FOUND") &&
+		strings.HasSuffix(strings.TrimSpace(apiErr.Message), ": "+name) {
+		return nil
+	}
+	return err
+}
