@@ -10,6 +10,7 @@
 #   TESTACC_CLIS   space-separated absolute CLI paths to use instead of the default set
 #   TESTACC_RUN    -run pattern (default ^TestAcc)
 #   TESTACC_PKGS   packages (default ./...)
+#   TESTACC_PARALLEL  tests run at once per CLI (default 4; each has its own apmsim)
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -86,7 +87,7 @@ for cli in "${clis[@]}"; do
     TF_ACC_PROVIDER_NAMESPACE=hashicorp \
     CHECKPOINT_DISABLE=1 \
     APM_ACC_REQUIRE_CLI=1 \
-    go test -count=1 -json -run "$pattern" -timeout 20m "${pkgs[@]}" >"$log" 2>"$out/$label.stderr" || rc=$?
+    go test -count=1 -json -parallel "${TESTACC_PARALLEL:-4}" -run "$pattern" -timeout 20m "${pkgs[@]}" >"$log" 2>"$out/$label.stderr" || rc=$?
   echo "   go test exit status $rc after $((SECONDS - start)) s; log: ${log#"$repo/"}"
   if [ "$rc" -ne 0 ]; then
     status=1

@@ -145,6 +145,40 @@ func HasStatus(err error, status int) bool {
 	return errors.As(err, &e) && e.StatusCode == status
 }
 
+// IsNotFoundAnswer reports whether the answer was a 404 of any shape: the object asked
+// about, a parent it lives under, or a path the manager does not have. Only IsNotFound
+// says that the object itself does not exist.
+func IsNotFoundAnswer(err error) bool { return HasStatus(err, http.StatusNotFound) }
+
+// IsServerFailure reports whether the manager, or a gateway in front of it, answered with
+// a 5xx: it could not handle the request.
+func IsServerFailure(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.StatusCode >= 500 && e.StatusCode <= 599
+}
+
+// IsUnavailable reports whether the answer was 503: the manager refused the request
+// before doing anything.
+func IsUnavailable(err error) bool { return HasStatus(err, http.StatusServiceUnavailable) }
+
+// WasRead reports whether the failed request was a read (GET), which changes nothing
+// whatever became of it.
+func WasRead(err error) bool {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Method == http.MethodGet
+	}
+	var te *TransportError
+	return errors.As(err, &te) && te.Method == http.MethodGet
+}
+
+// NewConflict is a 409 / CONFLICT found by the caller rather than answered by the
+// manager (an object there already that a write would replace), so that it is handled as
+// the manager's own.
+func NewConflict(message string) *Error {
+	return &Error{StatusCode: http.StatusConflict, Code: "CONFLICT", Message: message}
+}
+
 // IsConflict reports whether err is a 409 / CONFLICT (the object exists already).
 func IsConflict(err error) bool { return hasStatusOrCode(err, http.StatusConflict, "CONFLICT") }
 

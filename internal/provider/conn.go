@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sync"
 	"time"
 
@@ -184,7 +183,7 @@ func (m *conn) onSystem(ctx context.Context, id string, call func(systemName str
 		return err
 	}
 	err = call(name)
-	if !apm.HasStatus(err, http.StatusNotFound) {
+	if !apm.IsNotFoundAnswer(err) {
 		return err
 	}
 	fresh, ferr := m.freshSystemName(ctx, id)

@@ -168,8 +168,8 @@ data "apm_databases" "all" {
 func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 	env := newAccEnv(t)
 	cliLog := filepath.Join(t.TempDir(), "cli.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", cliLog)
+	setenv(t, "TF_LOG", "TRACE")
+	setenv(t, "TF_ACC_LOG_PATH", cliLog)
 	// Read with file(), as the docs advise: a literal would be part of the configuration.
 	dir := t.TempDir()
 	config := func(password string, version int) string {

@@ -96,7 +96,7 @@ func TestAccMonitoringLicenses(t *testing.T) {
 	}
 	checks = append(checks, resource.TestCheckOutput("expired", strconv.Itoa(expired)))
 
-	resource.Test(t, resource.TestCase{
+	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -200,7 +200,7 @@ func TestAccMonitoringRecords(t *testing.T) {
 		t.Fatalf("Berlin offset of %s", rfc3339In(e.CreatedAt, berlin))
 	}
 
-	resource.Test(t, resource.TestCase{
+	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -250,7 +250,7 @@ func TestAccMonitoringBadFilters(t *testing.T) {
 	step := func(zone, config string, fragments ...string) resource.TestStep {
 		return resource.TestStep{Config: env.zonedConfig(zone, config), PlanOnly: true, ExpectError: errorMatching(fragments...)}
 	}
-	resource.Test(t, resource.TestCase{
+	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -153,10 +154,33 @@ func (e *accEnv) testUntilEmpty(steps []resource.TestStep) {
 	runAcc(e.t, resource.ComposeAggregateTestCheckFunc(e.checkAllGone, e.checkSystems()), steps)
 }
 
+// serialTests are the acceptance tests that set environment variables, which other tests
+// must not see. They run one at a time, before the parallel ones (Go runs the tests that
+// called t.Parallel once the sequential ones are done).
+var serialTests sync.Map
+
+// setenv is t.Setenv for acceptance tests: the test then runs serially.
+func setenv(t *testing.T, name, value string) {
+	t.Helper()
+	serialTests.Store(t.Name(), true)
+	t.Setenv(name, value)
+}
+
+// accTest runs a test case on a real CLI, in parallel with the other tests (each has its
+// own apmsim) unless it set environment variables.
+func accTest(t *testing.T, c resource.TestCase) {
+	t.Helper()
+	if _, serial := serialTests.Load(t.Name()); serial {
+		resource.Test(t, c)
+		return
+	}
+	resource.ParallelTest(t, c)
+}
+
 // runAcc runs steps on a real CLI; checkDestroy may be nil for steps that create nothing.
 func runAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
 	t.Helper()
-	resource.Test(t, resource.TestCase{
+	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroy,
@@ -169,7 +193,7 @@ func runAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.
 // or later where it supports them).
 func runWriteOnlyAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
 	t.Helper()
-	resource.Test(t, resource.TestCase{
+	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},

@@ -26,10 +26,10 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	env := newAccEnv(t)
 	dir := t.TempDir()
 	cliLog := filepath.Join(dir, "cli.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", cliLog)
-	t.Setenv(engine.EnvEndpoint, env.sim.URL)
-	t.Setenv(engine.EnvAPIKey, env.sim.AdminKey)
+	setenv(t, "TF_LOG", "TRACE")
+	setenv(t, "TF_ACC_LOG_PATH", cliLog)
+	setenv(t, engine.EnvEndpoint, env.sim.URL)
+	setenv(t, engine.EnvAPIKey, env.sim.AdminKey)
 	config := `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)
 
 	env.test([]resource.TestStep{
@@ -180,8 +180,8 @@ func TestAccProvider_endpointWithoutScheme(t *testing.T) {
 }
 
 func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
-	t.Setenv(engine.EnvEndpoint, "")
-	t.Setenv(engine.EnvAPIKey, "")
+	setenv(t, engine.EnvEndpoint, "")
+	setenv(t, engine.EnvAPIKey, "")
 	runAcc(t, nil, []resource.TestStep{
 		{
 			Config:      `provider "apm" {}` + systemHCL("test", "x"),
@@ -194,7 +194,7 @@ func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
 // Without an API key the public data sources work, and a managed resource fails the plan.
 func TestAccProvider_noKey(t *testing.T) {
 	env := newAccEnv(t)
-	t.Setenv(engine.EnvAPIKey, "")
+	setenv(t, engine.EnvAPIKey, "")
 	info, err := env.admin.ManagerInfo(env.ctx())
 	env.must(err)
 	public := `

@@ -380,7 +380,7 @@ import {
 }
 ` + systemHCL("s", "orders") + fleetNodesHCL(fmt.Sprintf("%q", id), 3))
 	const systemDelete = "DELETE /rest/systems/{systemName}"
-	resource.Test(t, resource.TestCase{
+	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(

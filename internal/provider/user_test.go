@@ -193,8 +193,8 @@ func TestAccUser_sensitivePassword(t *testing.T) {
 func TestAccUser_writeOnlyPassword(t *testing.T) {
 	env, stateFile := newUserAccEnv(t)
 	cliLog := filepath.Join(t.TempDir(), "cli.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", cliLog)
+	setenv(t, "TF_LOG", "TRACE")
+	setenv(t, "TF_ACC_LOG_PATH", cliLog)
 	// Read with file(): a literal would be part of the configuration, which a saved plan
 	// carries.
 	dir := t.TempDir()

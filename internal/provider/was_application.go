@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -106,7 +105,7 @@ func deleteWASApplication(ctx context.Context, m *conn, state engine.Attrs) erro
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) error {
 		return m.UndeployApplication(ctx, ref, contextPath)
 	})
-	if err == nil || engine.IsGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
+	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}
 	deployed, rerr := wasApplicationDeployed(ctx, m, serverRef, contextPath)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -74,7 +73,7 @@ func deleteWASDatasource(ctx context.Context, m *conn, state engine.Attrs) error
 	err := m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
 		return m.DetachDatasource(ctx, ref, name)
 	})
-	if err == nil || engine.IsGone(err) || !apm.HasStatus(err, http.StatusNotFound) {
+	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}
 	srv, rerr := getWASPartServer(ctx, m, state.Str("was_server_id"))

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -127,7 +126,7 @@ func (e clusterExistsError) Error() string {
 }
 
 func (e clusterExistsError) Unwrap() error {
-	return &apm.Error{StatusCode: http.StatusConflict, Code: "CONFLICT", Message: e.Error()}
+	return apm.NewConflict(e.Error())
 }
 
 // readWASSessionCluster reads the server's detail: a server that reports no session

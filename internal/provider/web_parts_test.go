@@ -503,8 +503,8 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 	first := newWebTestCert(t, "web-1.example", nil)
 	second := newWebTestCert(t, "web-1.example", nil)
 	cliLog := filepath.Join(t.TempDir(), "cli.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", cliLog)
+	setenv(t, "TF_LOG", "TRACE")
+	setenv(t, "TF_ACC_LOG_PATH", cliLog)
 	// The key is read with file(), as the docs advise: a literal would be part of the
 	// configuration, which a saved plan carries (and its JSON shows as constant_value).
 	dir := t.TempDir()

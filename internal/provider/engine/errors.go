@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -48,7 +47,7 @@ func Explain(err error) string {
 	case apm.IsRateLimited(err):
 		return err.Error() + "\n\nThe manager is limiting the rate of requests, and the provider's retries (max_retries, honouring Retry-After) did not get through. " +
 			"Run with a lower -parallelism, raise max_retries, or try again later."
-	case apiErr.StatusCode == http.StatusNotFound:
+	case apm.IsNotFoundAnswer(err):
 		return err.Error() + "\n\nCheck that the endpoint argument (or " + EnvEndpoint + ") is the manager's base URL, without a path prefix it does not have."
 	case apm.IsUnauthorized(err):
 		return err.Error() + "\n\nThe manager rejected the API key. Check the api_key argument of the provider or the " +
@@ -61,10 +60,10 @@ func Explain(err error) string {
 	case apm.IsActionFailed(err):
 		return err.Error() + "\n\nThe manager accepted the request but reported that the operation failed. " +
 			"Check the arguments and the current state of the object in the manager, then apply again."
-	case apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable && apiErr.Method != http.MethodGet:
+	case apm.IsServerFailure(err) && !apm.IsUnavailable(err) && !apm.WasRead(err):
 		return err.Error() + "\n\nThe manager or a gateway in front of it failed while handling the request, which may or may not have taken effect. " +
 			"Retry later; if it persists, check the manager's logs."
-	case apiErr.StatusCode >= 500:
+	case apm.IsServerFailure(err):
 		return err.Error() + "\n\nThe manager could not handle the request. Retry later; if it persists, check the manager's logs."
 	default:
 		return err.Error()
@@ -78,7 +77,7 @@ func explainTransport(err error) string {
 	isTransport := errors.As(err, &te)
 	sent := isTransport && apm.OutcomeUnknown(err)
 	switch {
-	case sent && te.Method != http.MethodGet:
+	case sent && !apm.WasRead(err):
 		return err.Error() + "\n\nThe request was sent, but its answer was lost: the manager may have carried it out. " +
 			"Check the network path to the manager (proxies, load balancers and their time-outs) and request_timeout."
 	case sent:
