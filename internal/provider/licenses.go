@@ -8,7 +8,6 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // licenseObject is a license with its days left, counted in the provider's time zone.
@@ -27,17 +26,11 @@ var licenseFields = []engine.Field[licenseObject]{
 }
 
 func daysField() engine.Field[licenseObject] {
-	f := engine.Int64Field("days_until_expiry",
+	return engine.Int64Field("days_until_expiry",
 		"Days from today, in the provider's `time_zone`, to `expire_date`: `0` on the expiry day, negative once the license has expired. "+
 			"Null when the manager's date is not in a known format. Compare it in a `check` block to be warned ahead of expiry.",
-		func(l *licenseObject) int64 { return 0 })
-	f.Value = func(l *licenseObject) tftypes.Value {
-		if l.days == nil {
-			return tftypes.NewValue(tftypes.Number, nil)
-		}
-		return engine.Int64Value(*l.days)
-	}
-	return f
+		func(l *licenseObject) int64 { return *l.days }).
+		NullWhen(func(l *licenseObject) bool { return l.days == nil })
 }
 
 // daysUntil counts the calendar days from today in loc to the date day names.

@@ -3,13 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -19,14 +17,6 @@ import (
 // values are what the manager reports at the time of the read; they change from one read
 // to the next. The spec gives no units; the descriptions state the manager's (apmsim's
 // README lists them).
-
-// numberField is a float64 observation of a data source.
-func numberField[T any](name, description string, get func(*T) float64) engine.Field[T] {
-	return engine.Field[T]{
-		Name: name, Description: description, Kind: engine.KindFloat, Type: tftypes.Number, Views: engine.Observed,
-		Value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) },
-	}
-}
 
 const (
 	cpuDescription        = "CPU usage, in percent (0–100)."
@@ -38,10 +28,10 @@ const (
 
 var nodeMetricsListFields = []engine.Field[apm.NodeMetrics]{
 	engine.StringField("node_name", "Name of the node.", func(m *apm.NodeMetrics) string { return m.NodeName }),
-	numberField("cpu", cpuDescription, func(m *apm.NodeMetrics) float64 { return m.CPU }),
+	engine.Float64Field("cpu", cpuDescription, func(m *apm.NodeMetrics) float64 { return m.CPU }),
 	engine.Int64Field("memory_used", memoryUsedDescription, func(m *apm.NodeMetrics) int64 { return m.MemoryUsed }),
 	engine.Int64Field("memory_total", "Memory of the node, in MB.", func(m *apm.NodeMetrics) int64 { return m.MemoryTotal }),
-	numberField("disk_usage", diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
+	engine.Float64Field("disk_usage", diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
 }
 
 var newNodesMetricsDataSource = engine.NewListDataSource(listDataSourceType[apm.NodeMetrics]{
@@ -82,15 +72,8 @@ var webServerSummaryFields = []engine.Field[apm.WebServerMetrics]{
 
 // serversList is a list of the node's servers, null when include_servers is not true.
 func serversList[E any](name, description string, items []engine.Field[E], get func(*apm.NodeMetricsAll) []E) engine.Field[nodeMetricsObject] {
-	f := engine.ListField(name, description, items, func(o *nodeMetricsObject) []E { return get(o.all) })
-	list := f.Value
-	f.Value = func(o *nodeMetricsObject) tftypes.Value {
-		if o.all == nil {
-			return tftypes.NewValue(f.Type, nil)
-		}
-		return list(o)
-	}
-	return f
+	return engine.ListField(name, description, items, func(o *nodeMetricsObject) []E { return get(o.all) }).
+		NullWhen(func(o *nodeMetricsObject) bool { return o.all == nil })
 }
 
 var nodeMetricsFields = []engine.Field[nodeMetricsObject]{
@@ -98,12 +81,12 @@ var nodeMetricsFields = []engine.Field[nodeMetricsObject]{
 		Validate(systemNameValidators()...),
 	engine.StringField("node_name", "Name of the node.", func(m *nodeMetricsObject) string { return m.NodeName }).
 		Validate(nodeNameValidators()...),
-	numberField("cpu", cpuDescription, func(m *nodeMetricsObject) float64 { return m.CPU }),
+	engine.Float64Field("cpu", cpuDescription, func(m *nodeMetricsObject) float64 { return m.CPU }),
 	engine.Int64Field("memory_used", memoryUsedDescription, func(m *nodeMetricsObject) int64 { return m.MemoryUsed }),
 	engine.Int64Field("memory_total", "Memory of the node, in MB.", func(m *nodeMetricsObject) int64 { return m.MemoryTotal }),
-	numberField("disk_usage", diskUsageDescription, func(m *nodeMetricsObject) float64 { return m.DiskUsage }),
-	numberField("network_in", "Incoming network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkIn }),
-	numberField("network_out", "Outgoing network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkOut }),
+	engine.Float64Field("disk_usage", diskUsageDescription, func(m *nodeMetricsObject) float64 { return m.DiskUsage }),
+	engine.Float64Field("network_in", "Incoming network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkIn }),
+	engine.Float64Field("network_out", "Outgoing network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkOut }),
 	serversList("was_servers", "The node's WAS servers, sorted by server id, when `include_servers` is `true` (null otherwise).",
 		wasServerSummaryFields, func(a *apm.NodeMetricsAll) []apm.WASServerMetrics { return a.WASServers }),
 	serversList("web_servers", "The node's web servers, sorted by server id, when `include_servers` is `true` (null otherwise).",
@@ -213,7 +196,7 @@ var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/
 func webTrafficFields[T any](traffic func(*T) *apm.WebTraffic) []engine.Field[T] {
 	return []engine.Field[T]{
 		engine.Int64Field("connections", "Open connections (a count).", func(o *T) int64 { return traffic(o).Connections }),
-		numberField("requests_per_sec", "Requests, in requests per second.", func(o *T) float64 { return traffic(o).RequestsPerSec }),
+		engine.Float64Field("requests_per_sec", "Requests, in requests per second.", func(o *T) float64 { return traffic(o).RequestsPerSec }),
 		engine.Int64Field("bytes_in", "Incoming traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesIn }),
 		engine.Int64Field("bytes_out", "Outgoing traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesOut }),
 	}
@@ -252,7 +235,7 @@ var newWASContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 		"Naming a host that is no WAS container is an error.",
 	Fields: []engine.Field[apm.WASContainerMetrics]{
 		hostNameField(func(c *apm.WASContainerMetrics) string { return c.HostName }),
-		numberField("cpu", cpuDescription, func(c *apm.WASContainerMetrics) float64 { return c.CPU }),
+		engine.Float64Field("cpu", cpuDescription, func(c *apm.WASContainerMetrics) float64 { return c.CPU }),
 		engine.Int64Field("memory_used", memoryUsedDescription, func(c *apm.WASContainerMetrics) int64 { return c.MemoryUsed }),
 		engine.Int64Field("memory_max", "Maximum memory, in MB.", func(c *apm.WASContainerMetrics) int64 { return c.MemoryMax }),
 		engine.Int64Field("thread_count", "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),

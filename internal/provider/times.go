@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Data sources of what the manager records and the provider only reads: licenses,
@@ -102,14 +101,7 @@ func inZone(ts apm.Timestamp, loc *time.Location) string {
 
 // zonedString is a string field that is null when get returns "".
 func zonedString[T any](name, description string, get func(*T) string) engine.Field[T] {
-	f := engine.StringField(name, description, get)
-	f.Value = func(o *T) tftypes.Value {
-		if s := get(o); s != "" {
-			return tftypes.NewValue(tftypes.String, s)
-		}
-		return tftypes.NewValue(tftypes.String, nil)
-	}
-	return f
+	return engine.StringField(name, description, get).NullWhen(func(o *T) bool { return get(o) == "" })
 }
 
 const zoneNote = " The manager's times carry no time zone: they are its local wall clock."

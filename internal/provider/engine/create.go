@@ -165,14 +165,14 @@ func (r *Resource[T, C]) adopt(ctx context.Context, m C, typ tftypes.Object, pla
 func (r *Resource[T, C]) differences(plan Attrs, obj *T) []string {
 	var out []string
 	for _, f := range r.Type.Fields {
-		if f.Views&InResource == 0 || f.role == computedStable || f.unread || f.bySettle || !plan.Known(f.Name) {
+		if f.views&InResource == 0 || f.role == roleComputed || f.unread || f.bySettle || !plan.Known(f.name) {
 			continue
 		}
-		want, have := plan[f.Name], f.Value(obj)
+		want, have := plan[f.name], f.value(obj)
 		if want.Equal(have) || (f.same != nil && f.same(want, have)) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s is %s in the manager and %s in the configuration", f.Name, valueText(have), valueText(want)))
+		out = append(out, fmt.Sprintf("%s is %s in the manager and %s in the configuration", f.name, valueText(have), valueText(want)))
 	}
 	return out
 }

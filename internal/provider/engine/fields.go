@@ -23,12 +23,12 @@ import (
 // singular data source and the items of its plural data source, so an attribute is
 // described, validated and flattened in exactly one place.
 type Field[T any] struct {
-	Name        string
-	Description string
-	Kind        fieldKind
-	Type        tftypes.Type
-	Value       func(*T) tftypes.Value
-	Views       View
+	name        string
+	description string
+	kind        fieldKind
+	typ         tftypes.Type
+	value       func(*T) tftypes.Value
+	views       View
 	role        role
 	stringRules []validator.String
 	int64Rules  []validator.Int64
@@ -76,8 +76,8 @@ const (
 	kindString fieldKind = iota
 	kindInt64
 	kindBool
-	kindList
-	KindFloat // data sources only: a float64 observation (a metric)
+	kindComposite
+	kindFloat // data sources only: a float64 observation (a metric)
 )
 
 // view says where a field appears.
@@ -96,32 +96,41 @@ const (
 type role int
 
 const (
-	// computedStable is set by the manager at create and never changes afterwards.
-	computedStable role = iota
-	// required is set by the user and changed in place.
-	required
-	// requiredReplace is set by the user; changing it replaces the object.
-	requiredReplace
+	// roleComputed is set by the manager at create and never changes afterwards.
+	roleComputed role = iota
+	// roleInPlace is an input (required, or optional where the field says so) that an
+	// update changes in place.
+	roleInPlace
+	// roleReplacing is an input whose change replaces the object.
+	roleReplacing
 )
 
 func StringField[T any](name, description string, get func(*T) string) Field[T] {
 	return Field[T]{
-		Name: name, Description: description, Kind: kindString, Type: tftypes.String, Views: Everywhere,
-		Value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.String, get(o)) },
+		name: name, description: description, kind: kindString, typ: tftypes.String, views: Everywhere,
+		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.String, get(o)) },
 	}
 }
 
 func Int64Field[T any](name, description string, get func(*T) int64) Field[T] {
 	return Field[T]{
-		Name: name, Description: description, Kind: kindInt64, Type: tftypes.Number, Views: Everywhere,
-		Value: func(o *T) tftypes.Value { return Int64Value(get(o)) },
+		name: name, description: description, kind: kindInt64, typ: tftypes.Number, views: Everywhere,
+		value: func(o *T) tftypes.Value { return Int64Value(get(o)) },
 	}
 }
 
 func BoolField[T any](name, description string, get func(*T) bool) Field[T] {
 	return Field[T]{
-		Name: name, Description: description, Kind: kindBool, Type: tftypes.Bool, Views: Everywhere,
-		Value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Bool, get(o)) },
+		name: name, description: description, kind: kindBool, typ: tftypes.Bool, views: Everywhere,
+		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Bool, get(o)) },
+	}
+}
+
+// Float64Field is a number observation (a metric): data sources only.
+func Float64Field[T any](name, description string, get func(*T) float64) Field[T] {
+	return Field[T]{
+		name: name, description: description, kind: kindFloat, typ: tftypes.Number, views: Observed,
+		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) },
 	}
 }
 
@@ -130,10 +139,10 @@ func BoolField[T any](name, description string, get func(*T) bool) Field[T] {
 func ListField[T, E any](name, description string, items []Field[E], get func(*T) []E) Field[T] {
 	itemType := ObjectType(items)
 	return Field[T]{
-		Name: name, Description: description, Kind: kindList, Views: Observed,
-		Type:   tftypes.List{ElementType: itemType},
+		name: name, description: description, kind: kindComposite, views: Observed,
+		typ:    tftypes.List{ElementType: itemType},
 		nested: dataAttributes(items, nil),
-		Value: func(o *T) tftypes.Value {
+		value: func(o *T) tftypes.Value {
 			elems := get(o)
 			out := make([]tftypes.Value, 0, len(elems))
 			for i := range elems {
@@ -154,13 +163,13 @@ func InputField[T any](name, description string, typ tftypes.Type) Field[T] {
 	case typ.Is(tftypes.Bool):
 		kind = kindBool
 	}
-	return Field[T]{Name: name, Description: description, Kind: kind, Type: typ, Views: InResource, role: required, unread: true}
+	return Field[T]{name: name, description: description, kind: kind, typ: typ, views: InResource, role: roleInPlace, unread: true}
 }
 
 // customField is a resource attribute with its own schema (a list of objects, a set);
 // value must return values of the attribute's type.
 func CustomField[T any](name string, attribute rschema.Attribute, typ tftypes.Type, value func(*T) tftypes.Value) Field[T] {
-	return Field[T]{Name: name, Description: attribute.GetMarkdownDescription(), Kind: kindList, Type: typ, Views: InResource, role: required, custom: attribute, Value: value}
+	return Field[T]{name: name, description: attribute.GetMarkdownDescription(), kind: kindComposite, typ: typ, views: InResource, role: roleInPlace, custom: attribute, value: value}
 }
 
 func Int64Value(n int64) tftypes.Value {
@@ -170,23 +179,36 @@ func Int64Value(n int64) tftypes.Value {
 // withDataAttribute gives a custom field its data source attribute (computed) and shows
 // it in data sources too.
 func (f Field[T]) WithDataAttribute(a dschema.Attribute) Field[T] {
-	f.dataCustom, f.Views = a, Everywhere
+	f.dataCustom, f.views = a, Everywhere
+	return f
+}
+
+// NullWhen makes the value null for objects where absent holds (a date the manager gave
+// in no known format, a list that was not asked for).
+func (f Field[T]) NullWhen(absent func(*T) bool) Field[T] {
+	present := f.value
+	f.value = func(o *T) tftypes.Value {
+		if absent(o) {
+			return tftypes.NewValue(f.typ, nil)
+		}
+		return present(o)
+	}
 	return f
 }
 
 // in restricts where the field appears.
-func (f Field[T]) In(v View) Field[T] { f.Views = v; return f }
+func (f Field[T]) In(v View) Field[T] { f.views = v; return f }
 
 // input makes the field a user input of the resource, changed in place.
-func (f Field[T]) Input() Field[T] { f.role = required; return f }
+func (f Field[T]) Input() Field[T] { f.role = roleInPlace; return f }
 
 // replacing makes the field a user input of the resource whose change replaces the object.
-func (f Field[T]) Replacing() Field[T] { f.role = requiredReplace; return f }
+func (f Field[T]) Replacing() Field[T] { f.role = roleReplacing; return f }
 
 // optionalInput makes the field an input the user may leave out; then it is not managed.
 func (f Field[T]) OptionalInput() Field[T] {
-	if f.role == computedStable {
-		f.role = required
+	if f.role == roleComputed {
+		f.role = roleInPlace
 	}
 	f.optional = true
 	return f
@@ -195,8 +217,8 @@ func (f Field[T]) OptionalInput() Field[T] {
 // defaultedInput makes the field an input the user may leave out; then the manager's
 // value is recorded.
 func (f Field[T]) DefaultedInput() Field[T] {
-	if f.role == computedStable {
-		f.role = required
+	if f.role == roleComputed {
+		f.role = roleInPlace
 	}
 	f.defaulted = true
 	return f
@@ -267,18 +289,18 @@ func (f Field[T]) resourceAttribute(noun string) rschema.Attribute {
 	if f.custom != nil {
 		return f.custom
 	}
-	computed := f.role == computedStable || f.defaulted
-	optional := f.role != computedStable && (f.optional || f.defaulted)
-	req := f.role != computedStable && !optional
-	description := f.Description
+	computed := f.role == roleComputed || f.defaulted
+	optional := f.role != roleComputed && (f.optional || f.defaulted)
+	req := f.role != roleComputed && !optional
+	description := f.description
 	switch f.role {
-	case required:
+	case roleInPlace:
 		description += " Updated in place."
-	case requiredReplace:
+	case roleReplacing:
 		description += " Changing it replaces the " + noun + "."
 	}
-	shape := fieldShape{role: f.role, keepState: f.role == computedStable || (f.defaulted && f.boolDefault == nil), unread: f.unread}
-	switch f.Kind {
+	shape := fieldShape{role: f.role, keepState: f.role == roleComputed || (f.defaulted && f.boolDefault == nil), unread: f.unread}
+	switch f.kind {
 	case kindInt64:
 		return rschema.Int64Attribute{
 			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, Validators: f.int64Rules, WriteOnly: f.writeOnly,
@@ -312,7 +334,7 @@ func roleModifiers[M any](f fieldShape, useState, replace, replaceUnlessImported
 		out = append(out, useState())
 	}
 	switch {
-	case f.role != requiredReplace:
+	case f.role != roleReplacing:
 	case f.unread:
 		out = append(out, replaceUnlessImported())
 	default:
@@ -379,24 +401,24 @@ func (f Field[T]) dataAttribute(key bool) dschema.Attribute {
 		return f.dataCustom
 	}
 	computed := !key
-	switch f.Kind {
+	switch f.kind {
 	case kindInt64:
-		a := dschema.Int64Attribute{MarkdownDescription: f.Description, Required: key, Computed: computed}
+		a := dschema.Int64Attribute{MarkdownDescription: f.description, Required: key, Computed: computed}
 		if key {
 			a.Validators = f.int64Rules
 		}
 		return a
 	case kindBool:
-		return dschema.BoolAttribute{MarkdownDescription: f.Description, Computed: true}
-	case KindFloat:
-		return dschema.Float64Attribute{MarkdownDescription: f.Description, Computed: true}
-	case kindList:
+		return dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
+	case kindFloat:
+		return dschema.Float64Attribute{MarkdownDescription: f.description, Computed: true}
+	case kindComposite:
 		return dschema.ListNestedAttribute{
-			MarkdownDescription: f.Description, Computed: true,
+			MarkdownDescription: f.description, Computed: true,
 			NestedObject: dschema.NestedAttributeObject{Attributes: f.nested},
 		}
 	default:
-		a := dschema.StringAttribute{MarkdownDescription: f.Description, Required: key, Computed: computed}
+		a := dschema.StringAttribute{MarkdownDescription: f.description, Required: key, Computed: computed}
 		if key {
 			a.Validators = f.stringRules
 		}
@@ -408,8 +430,8 @@ func (f Field[T]) dataAttribute(key bool) dschema.Attribute {
 func resourceAttributes[T any](fields []Field[T], noun string) map[string]rschema.Attribute {
 	out := map[string]rschema.Attribute{}
 	for _, f := range fields {
-		if f.Views&InResource != 0 {
-			out[f.Name] = f.resourceAttribute(noun)
+		if f.views&InResource != 0 {
+			out[f.name] = f.resourceAttribute(noun)
 		}
 	}
 	return out
@@ -420,10 +442,10 @@ func resourceAttributes[T any](fields []Field[T], noun string) map[string]rschem
 func dataAttributes[T any](fields []Field[T], keys []string, only ...View) map[string]dschema.Attribute {
 	out := map[string]dschema.Attribute{}
 	for _, f := range fields {
-		if len(only) > 0 && f.Views&only[0] == 0 {
+		if len(only) > 0 && f.views&only[0] == 0 {
 			continue
 		}
-		out[f.Name] = f.dataAttribute(slices.Contains(keys, f.Name))
+		out[f.name] = f.dataAttribute(slices.Contains(keys, f.name))
 	}
 	return out
 }
@@ -432,7 +454,7 @@ func dataAttributes[T any](fields []Field[T], keys []string, only ...View) map[s
 func ObjectType[T any](fields []Field[T]) tftypes.Object {
 	types := make(map[string]tftypes.Type, len(fields))
 	for _, f := range fields {
-		types[f.Name] = f.Type
+		types[f.name] = f.typ
 	}
 	return tftypes.Object{AttributeTypes: types}
 }
@@ -441,8 +463,8 @@ func ObjectType[T any](fields []Field[T]) tftypes.Object {
 func objectValue[T any](typ tftypes.Object, fields []Field[T], obj *T) tftypes.Value {
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
 	for _, f := range fields {
-		if _, ok := typ.AttributeTypes[f.Name]; ok {
-			vals[f.Name] = f.Value(obj)
+		if _, ok := typ.AttributeTypes[f.name]; ok {
+			vals[f.name] = f.value(obj)
 		}
 	}
 	return tftypes.NewValue(typ, vals)

@@ -18,16 +18,16 @@ func (r *Resource[T, C]) Parity(ctx context.Context) (err error) {
 	typ := objectTypeOf(ctx, resp.Schema)
 	seen := map[string]bool{}
 	for _, f := range r.Type.Fields {
-		if seen[f.Name] {
-			return fmt.Errorf("field %s is declared twice", f.Name)
+		if seen[f.name] {
+			return fmt.Errorf("field %s is declared twice", f.name)
 		}
-		seen[f.Name] = true
-		at, inSchema := typ.AttributeTypes[f.Name]
-		if inSchema != (f.Views&InResource != 0) {
-			return fmt.Errorf("field %s: in schema %v, in the resource view %v", f.Name, inSchema, f.Views&InResource != 0)
+		seen[f.name] = true
+		at, inSchema := typ.AttributeTypes[f.name]
+		if inSchema != (f.views&InResource != 0) {
+			return fmt.Errorf("field %s: in schema %v, in the resource view %v", f.name, inSchema, f.views&InResource != 0)
 		}
-		if inSchema && !at.Equal(f.Type) {
-			return fmt.Errorf("field %s is a %s, the schema says %s", f.Name, f.Type, at)
+		if inSchema && !at.Equal(f.typ) {
+			return fmt.Errorf("field %s is a %s, the schema says %s", f.name, f.typ, at)
 		}
 	}
 	for name := range typ.AttributeTypes {
@@ -53,19 +53,19 @@ func (r *Resource[T, C]) TypeName() string { return "apm_" + r.Type.Name }
 func (r *Resource[T, C]) Exists(ctx context.Context, m C, flat map[string]string) (bool, error) {
 	state := Attrs{}
 	for _, f := range r.Type.Fields {
-		s, ok := flat[f.Name]
-		if !ok || f.Views&InResource == 0 {
+		s, ok := flat[f.name]
+		if !ok || f.views&InResource == 0 {
 			continue
 		}
-		switch f.Kind {
+		switch f.kind {
 		case kindString:
-			state[f.Name] = tftypes.NewValue(tftypes.String, s)
+			state[f.name] = tftypes.NewValue(tftypes.String, s)
 		case kindInt64:
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				return false, fmt.Errorf("%s.%s = %q: %w", r.TypeName(), f.Name, s, err)
+				return false, fmt.Errorf("%s.%s = %q: %w", r.TypeName(), f.name, s, err)
 			}
-			state[f.Name] = Int64Value(n)
+			state[f.name] = Int64Value(n)
 		}
 	}
 	_, err := r.Type.Read(ctx, m, state)

@@ -256,8 +256,8 @@ func (r *Resource[T, C]) settledAsPlanned(typ tftypes.Object, state tftypes.Valu
 		return state
 	}
 	for _, f := range r.Type.Fields {
-		if v, ok := plan[f.Name]; f.bySettle && ok && v.IsFullyKnown() {
-			a[f.Name] = v
+		if v, ok := plan[f.name]; f.bySettle && ok && v.IsFullyKnown() {
+			a[f.name] = v
 		}
 	}
 	return tftypes.NewValue(typ, map[string]tftypes.Value(a))
@@ -278,7 +278,7 @@ func (r *Resource[T, C]) withWriteOnly(plan Attrs, config tftypes.Value, diags *
 				return plan
 			}
 		}
-		plan = plan.With(f.Name, cfg[f.Name])
+		plan = plan.With(f.name, cfg[f.name])
 	}
 	return plan
 }
@@ -387,7 +387,7 @@ func describedTimeouts(ctx context.Context, opts timeouts.Opts) rschema.Attribut
 // is null) is only recorded.
 func (r *Resource[T, C]) managedChange(plan, state Attrs) bool {
 	for _, f := range r.Type.Fields {
-		if f.Views&InResource == 0 || plan[f.Name].Equal(state[f.Name]) || (f.unread && state[f.Name].IsNull()) {
+		if f.views&InResource == 0 || plan[f.name].Equal(state[f.name]) || (f.unread && state[f.name].IsNull()) {
 			continue
 		}
 		return true

@@ -85,7 +85,7 @@ func Flatten[T any](typ tftypes.Object, fields []Field[T], obj *T, prior Attrs, 
 func flattenAs[T any](typ tftypes.Object, fields []Field[T], obj *T, prior Attrs, importing bool, fromPrior ...string) tftypes.Value {
 	byName := make(map[string]*Field[T], len(fields))
 	for i := range fields {
-		byName[fields[i].Name] = &fields[i]
+		byName[fields[i].name] = &fields[i]
 	}
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
 	for name, t := range typ.AttributeTypes {
@@ -126,7 +126,7 @@ func (f *Field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld,
 	case f.reported != nil && !f.reported(obj) && hasOld && old.IsFullyKnown():
 		return old
 	}
-	fresh := f.Value(obj)
+	fresh := f.value(obj)
 	if !hasOld {
 		return fresh
 	}
@@ -147,7 +147,7 @@ func recorded[T any](typ tftypes.Object, fields []Field[T], plan Attrs) tftypes.
 	derive := map[string]func(Attrs) (string, bool){}
 	for _, f := range fields {
 		if f.derive != nil {
-			derive[f.Name] = f.derive
+			derive[f.name] = f.derive
 		}
 	}
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))

@@ -40,7 +40,7 @@ func TestFieldValueRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := c.f.fieldValue(c.f.Type, obj, c.old, true, c.importing)
+			got := c.f.fieldValue(c.f.typ, obj, c.old, true, c.importing)
 			if !got.Equal(c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
