@@ -20,18 +20,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
-// newAccEnvWith is newAccEnv with options for the test's apmsim, such as
-// apmsimtest.WithOmitOptionalFields().
-func newAccEnvWith(t *testing.T, opts ...func(*apmsim.Options)) *accEnv {
-	t.Helper()
-	sim := apmsimtest.Start(t, opts...)
-	admin, err := apm.New(apm.Config{Endpoint: sim.URL, APIKey: sim.AdminKey, MaxRetries: 0})
-	if err != nil {
-		t.Fatalf("admin client: %v", err)
-	}
-	return &accEnv{t: t, sim: sim, admin: admin}
-}
-
 // nodeHCL declares apm_node.<label>; systemID is an HCL expression.
 func nodeHCL(label, systemID, name, hostIP string, agentPort int) string {
 	return fmt.Sprintf(`

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -31,59 +29,8 @@ resource "apm_system" %q {
 `, label, name, strings.Join(append(extra, ""), "\n"))
 }
 
-// applied is the plan checks of an apply step: the PreApply checks given, and after the
-// apply no drift and an empty plan.
-func applied(preApply ...plancheck.PlanCheck) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: preApply, PostApplyPostRefresh: cleanAfterApply.PostApplyPostRefresh}
-}
-
-// exactActions is a plan check: each listed managed resource has its action, and every
-// other managed resource of the plan is a no-op.
-type exactActions map[string]plancheck.ResourceActionType
-
-func (want exactActions) CheckPlan(ctx context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	var errs []error
-	for addr, action := range want {
-		sub := &plancheck.CheckPlanResponse{}
-		plancheck.ExpectResourceAction(addr, action).CheckPlan(ctx, req, sub)
-		if sub.Error != nil {
-			errs = append(errs, sub.Error)
-		}
-	}
-	for _, rc := range req.Plan.ResourceChanges {
-		if _, listed := want[rc.Address]; listed || rc.Mode != "managed" {
-			continue
-		}
-		if rc.Change == nil || !rc.Change.Actions.NoOp() {
-			errs = append(errs, fmt.Errorf("%s: want no-op, got %v", rc.Address, rc.Change.Actions))
-		}
-	}
-	resp.Error = errors.Join(errs...)
-}
-
-// stateAttr reads an attribute of a resource from a test state.
-func stateAttr(s *terraform.State, addr, attr string) (string, error) {
-	rs, ok := s.RootModule().Resources[addr]
-	if !ok {
-		return "", fmt.Errorf("%s is not in state", addr)
-	}
-	v, ok := rs.Primary.Attributes[attr]
-	if !ok {
-		return "", fmt.Errorf("%s has no attribute %s in state", addr, attr)
-	}
-	return v, nil
-}
-
-// importIDFrom is an ImportStateIdFunc: the resource's id in the state, with an optional
-// suffix (such as "/web-01").
-func importIDFrom(addr, suffix string) resource.ImportStateIdFunc {
-	return func(s *terraform.State) (string, error) {
-		v, err := stateAttr(s, addr, "id")
-		return v + suffix, err
-	}
-}
-
-// checkSystems passes when the manager has exactly the named systems.
+// checkSystems passes when the manager has exactly the named systems (of this test's,
+// on a shared real manager).
 func (e *accEnv) checkSystems(names ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		systems, err := e.admin.ListSystems(e.ctx())
@@ -92,7 +39,9 @@ func (e *accEnv) checkSystems(names ...string) resource.TestCheckFunc {
 		}
 		var got []string
 		for _, s := range systems {
-			got = append(got, s.SystemName)
+			if strings.HasPrefix(s.SystemName, e.prefix) {
+				got = append(got, s.SystemName)
+			}
 		}
 		slices.Sort(got)
 		want := slices.Sorted(slices.Values(names))
@@ -136,47 +85,48 @@ func (e *accEnv) systemID(name string) string {
 // System: create, rename in place (same id), import by name and by id, out-of-band delete.
 func TestAccSystem_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
+	payments, renamed := env.name("payments"), env.name("payments-v2")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
 	env.test([]resource.TestStep{
 		{
-			Config: env.config(systemHCL("test", "payments")),
+			Config: env.config(tf(t, "system/one.tf", "name", payments)),
 			ConfigPlanChecks: applied(
 				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
 				plancheck.ExpectUnknownValue("apm_system.test", tfjsonpath.New("id")),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments")),
+				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(payments)),
 				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
 				sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_system.test"),
 				env.checkSystemInManager("apm_system.test"),
-				env.checkSystems("payments"),
+				env.checkSystems(payments),
 			),
 		},
 		{
 			// A rename is an in-place update that keeps the manager's systemId.
-			Config: env.config(systemHCL("test", "payments-v2")),
+			Config: env.config(tf(t, "system/one.tf", "name", renamed)),
 			ConfigPlanChecks: applied(
 				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionUpdate),
-				plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
+				plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(renamed)),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact("payments-v2")),
+				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(renamed)),
 				sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkSystemInManager("apm_system.test"),
-				env.checkSystems("payments-v2"),
+				env.checkSystems(renamed),
 			),
 		},
 		{
 			ResourceName:      "apm_system.test",
 			ImportState:       true,
-			ImportStateId:     "payments-v2",
+			ImportStateId:     renamed,
 			ImportStateVerify: true,
 		},
 		{
@@ -189,7 +139,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 			ResourceName:    "apm_system.test",
 			ImportState:     true,
 			ImportStateKind: resource.ImportBlockWithID,
-			ImportStateId:   "payments-v2",
+			ImportStateId:   renamed,
 		},
 		{
 			ResourceName:      "apm_system.test",
@@ -199,8 +149,8 @@ func TestAccSystem_lifecycle(t *testing.T) {
 		},
 		{
 			// Deleted outside Terraform: the plan creates it again, and apply does.
-			PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), "payments-v2")) },
-			Config:    env.config(systemHCL("test", "payments-v2")),
+			PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), renamed)) },
+			Config:    env.config(tf(t, "system/one.tf", "name", renamed)),
 			ConfigPlanChecks: applied(
 				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
 			),
@@ -209,7 +159,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkSystemInManager("apm_system.test"),
-				env.checkSystems("payments-v2"),
+				env.checkSystems(renamed),
 			),
 		},
 	})

@@ -1,0 +1,82 @@
+package provider
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Every configuration under testdata/ is HCL that parses as written, and some test uses
+// it: a file no test names is a stale copy.
+func TestTestdataConfigurationsParseAndAreUsed(t *testing.T) {
+	sources := testSources(t)
+	n := 0
+	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
+			return err
+		}
+		n++
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if _, diags := hclparse.NewParser().ParseHCL(src, path); diags.HasErrors() {
+			t.Errorf("%s: %s", path, diags.Error())
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, "testdata"+string(filepath.Separator)))
+		if !strings.Contains(sources, `"`+rel+`"`) {
+			t.Errorf("%s: no test names %q", path, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no configurations under testdata/")
+	}
+}
+
+// testSources is the text of this package's test files.
+func testSources(t *testing.T) string {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(src)
+	}
+	return b.String()
+}
+
+func TestTfFillsInVariables(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll(filepath.Join("testdata", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "variable \"name\" { type = string }\nvariable \"system_id\" { type = string }\nvariable \"kept\" { type = string }\n" +
+		"resource \"apm_node\" \"n\" {\n  name      = var.name\n  system_id = var.system_id\n  port      = var.kept\n}\n"
+	if err := os.WriteFile(filepath.Join("testdata", "x", "n.tf"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := tf(t, "x/n.tf", "name", `we"b`, "system_id", hclExpr("apm_system.s.id"))
+	for _, want := range []string{`name      = "we\"b"`, "system_id = apm_system.s.id", "port      = var.kept", `variable "kept"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tf() = %s\nwant it to contain %s", got, want)
+		}
+	}
+	if strings.Contains(got, `variable "name"`) || strings.Contains(got, `variable "system_id"`) {
+		t.Errorf("the declarations of given variables must go: %s", got)
+	}
+}
