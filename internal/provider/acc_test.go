@@ -19,8 +19,11 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
@@ -442,3 +445,60 @@ var (
 	varDeclaration = regexp.MustCompile(`(?m)^variable "(\w+)" \{[^\n]*\}\n`)
 	varReference   = regexp.MustCompile(`\bvar\.\w+`)
 )
+
+// attrPath is a tfjsonpath from a dotted path such as "workers.0.host" (numbers index
+// lists).
+func attrPath(dotted string) tfjsonpath.Path {
+	parts := strings.Split(dotted, ".")
+	p := tfjsonpath.New(parts[0])
+	for _, part := range parts[1:] {
+		if i, err := strconv.Atoi(part); err == nil {
+			p = p.AtSliceIndex(i)
+		} else {
+			p = p.AtMapKey(part)
+		}
+	}
+	return p
+}
+
+// State checks of one attribute of addr, by dotted path.
+func attrString(addr, dotted, want string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.StringExact(want))
+}
+
+func attrInt(addr, dotted string, want int64) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.Int64Exact(want))
+}
+
+func attrBool(addr, dotted string, want bool) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.Bool(want))
+}
+
+func attrNull(addr, dotted string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.Null())
+}
+
+func attrMatches(addr, dotted string, re *regexp.Regexp) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.StringRegexp(re))
+}
+
+// Plan checks of the action planned for addr.
+func creates(addr string) plancheck.PlanCheck {
+	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)
+}
+
+func updates(addr string) plancheck.PlanCheck {
+	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)
+}
+
+func replaces(addr string) plancheck.PlanCheck {
+	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)
+}
+
+func destroys(addr string) plancheck.PlanCheck {
+	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroy)
+}
+
+func leaves(addr string) plancheck.PlanCheck {
+	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)
+}

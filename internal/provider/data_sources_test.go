@@ -110,7 +110,7 @@ func TestAccDataSources(t *testing.T) {
 
 				// apm_system: id, node count and nodes sorted by name.
 				sameAs("data.apm_system.shop", tfjsonpath.New("id"), "apm_system.shop", "id"),
-				statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("node_count"), knownvalue.Int64Exact(2)),
+				attrInt("data.apm_system.shop", "node_count", 2),
 				statecheck.ExpectKnownValue("data.apm_system.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"), "status": knownvalue.StringExact("running"),
@@ -150,18 +150,18 @@ func TestAccDataSources(t *testing.T) {
 				sameAs("data.apm_node.web", tfjsonpath.New("id"), "apm_node.web", "id"),
 				sameAs("data.apm_node.web", tfjsonpath.New("system_id"), "apm_system.shop", "id"),
 				sameAs("data.apm_node.web", tfjsonpath.New("node_id"), "apm_node.web", "node_id"),
-				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.11")),
-				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
-				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("status"), knownvalue.StringExact("running")),
+				attrString("data.apm_node.web", "host_ip", "10.0.0.11"),
+				attrInt("data.apm_node.web", "agent_port", 7730),
+				attrString("data.apm_node.web", "status", "running"),
 				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListSizeExact(0)),
 
 				// The public ones.
 				statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes, knownvalue.ListSizeExact(len(public))),
 				statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(public[0].NodeName)),
 				statecheck.ExpectKnownValue("data.apm_public_nodes.all", nodes.AtSliceIndex(0).AtMapKey("node_id"), knownvalue.StringExact(public[0].NodeID)),
-				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
-				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("status"), knownvalue.StringExact(info.Status)),
-				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("ha_mode"), knownvalue.Bool(info.HAMode)),
+				attrString("data.apm_manager_info.this", "version", info.Version),
+				attrString("data.apm_manager_info.this", "status", info.Status),
+				attrBool("data.apm_manager_info.this", "ha_mode", info.HAMode),
 			},
 		},
 	})
@@ -238,7 +238,7 @@ data "apm_system" "shop" { name = "shop" }
 						"id": knownvalue.StringExact(id + "/web-01"), "system_id": knownvalue.StringExact(id),
 					}),
 				})),
-				statecheck.ExpectKnownValue("data.apm_system.shop", tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				attrString("data.apm_system.shop", "id", id),
 			},
 		},
 	})

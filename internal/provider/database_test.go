@@ -116,14 +116,14 @@ data "apm_databases" "all" {
 	env.test([]resource.TestStep{
 		{
 			Config:           first,
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_database.db", plancheck.ResourceActionCreate), planHoldsKey{dbPassword1, true}),
+			ConfigPlanChecks: applied(creates("apm_database.db"), planHoldsKey{dbPassword1, true}),
 			ConfigStateChecks: []statecheck.StateCheck{
 				stateHoldsKey{dbPassword1, true},
 				statecheck.ExpectSensitiveValue("apm_database.db", tfjsonpath.New("password")),
-				statecheck.ExpectKnownValue("apm_database.db", tfjsonpath.New("id"), knownvalue.StringExact("orders-db")),
-				statecheck.ExpectKnownValue("apm_database.db", tfjsonpath.New("password_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.apm_database.db", tfjsonpath.New("user_name"), knownvalue.StringExact("orders_app")),
-				statecheck.ExpectKnownValue("data.apm_database.db", tfjsonpath.New("database_type"), knownvalue.StringExact("PostgreSQL")),
+				attrString("apm_database.db", "id", "orders-db"),
+				attrNull("apm_database.db", "password_wo"),
+				attrString("data.apm_database.db", "user_name", "orders_app"),
+				attrString("data.apm_database.db", "database_type", "PostgreSQL"),
 				// The demo-less sim has exactly this database.
 				statecheck.ExpectKnownValue("data.apm_databases.all", tfjsonpath.New("databases"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
@@ -183,7 +183,7 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 	runWriteOnlyAcc(t, env.checkAllGone, []resource.TestStep{
 		{
 			Config:            config(dbPassword1, 1),
-			ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_database.db", plancheck.ResourceActionCreate), planHoldsKey{dbPassword1, false}),
+			ConfigPlanChecks:  applied(creates("apm_database.db"), planHoldsKey{dbPassword1, false}),
 			ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 1, dbPassword1, dbPassword2),
 			Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(func(*apm.Database) error { return nil })),
 		},
@@ -247,9 +247,9 @@ data "apm_datasources" "all" {
 	env.test([]resource.TestStep{
 		{
 			Config:           defaults,
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_datasource.ds", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_datasource.ds")),
 			ConfigStateChecks: append(append(pool("apm_datasource.ds", 1, 10, 1, 30000), pool("data.apm_datasource.ds", 1, 10, 1, 30000)...),
-				statecheck.ExpectKnownValue("apm_datasource.ds", tfjsonpath.New("database_id"), knownvalue.StringExact("orders-db")),
+				attrString("apm_datasource.ds", "database_id", "orders-db"),
 				statecheck.ExpectKnownValue("data.apm_datasources.all", tfjsonpath.New("datasources"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"id": knownvalue.StringExact("orders-ds"), "resource_name": knownvalue.StringExact("orders-ds"),

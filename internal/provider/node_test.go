@@ -117,7 +117,7 @@ func TestAccNode_lifecycle(t *testing.T) {
 		{
 			Config: env.config(nodeConfig("shop", "10.0.0.11", 7730)),
 			ConfigPlanChecks: applied(
-				plancheck.ExpectResourceAction("apm_node.test", plancheck.ResourceActionCreate),
+				creates("apm_node.test"),
 				plancheck.ExpectUnknownValue("apm_node.test", tfjsonpath.New("node_id")),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -142,8 +142,8 @@ func TestAccNode_lifecycle(t *testing.T) {
 			Config:           env.config(nodeConfig("shop", "10.0.0.12", 7731)),
 			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7731)),
-				statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("host_ip"), knownvalue.StringExact("10.0.0.12")),
+				attrInt("apm_node.test", "agent_port", 7731),
+				attrString("apm_node.test", "host_ip", "10.0.0.12"),
 				sameNodeID.AddStateValue("apm_node.test", tfjsonpath.New("node_id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -327,7 +327,7 @@ func TestAccNode_terseManager(t *testing.T) {
 	config := func(ip string, port int) string {
 		return env.config(systemHCL("shop", "shop") + nodeHCL("test", "apm_system.shop.id", "web-01", ip, port))
 	}
-	nodeIDIsName := statecheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("node_id"), knownvalue.StringExact("web-01"))
+	nodeIDIsName := attrString("apm_node.test", "node_id", "web-01")
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			Config:            config("10.0.0.11", 7730),

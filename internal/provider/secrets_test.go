@@ -131,7 +131,7 @@ func TestAccProvider_unreachableEndpointFailsAtPlan(t *testing.T) {
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+				creates("apm_system.test"),
 			}},
 		},
 	})
@@ -159,7 +159,7 @@ func TestAccProvider_tls(t *testing.T) {
 		},
 		{
 			Config:           trusted,
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_system.test")),
 			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems("secure")),
 		},
 	})
@@ -206,7 +206,7 @@ data "apm_public_nodes" "all" {}
 			Config:           providerHCL(env.sim.URL, "") + public,
 			ConfigPlanChecks: applied(),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.apm_manager_info.this", tfjsonpath.New("version"), knownvalue.StringExact(info.Version)),
+				attrString("data.apm_manager_info.this", "version", info.Version),
 				statecheck.ExpectKnownValue("data.apm_public_nodes.all", tfjsonpath.New("nodes"), knownvalue.NotNull()),
 			},
 		},

@@ -323,9 +323,9 @@ func TestAccServerDataSources(t *testing.T) {
 				env.checkServerDetail("data.apm_session_server.one", shopWeb01(apm.KindSession, "session-01")),
 
 				// What the demo seed and the arrangement say, beside the manager's word.
-				statecheck.ExpectKnownValue("data.apm_was_server.one", tfjsonpath.New("server_type"), knownvalue.StringExact("Enterprise")),
-				statecheck.ExpectKnownValue("data.apm_was_server.one", tfjsonpath.New("ajp_port"), knownvalue.Int64Exact(8109)),
-				statecheck.ExpectKnownValue("data.apm_was_server.batch", tfjsonpath.New("ajp_port"), knownvalue.Int64Exact(9009)),
+				attrString("data.apm_was_server.one", "server_type", "Enterprise"),
+				attrInt("data.apm_was_server.one", "ajp_port", 8109),
+				attrInt("data.apm_was_server.batch", "ajp_port", 9009),
 				statecheck.ExpectKnownValue(list("was", "shop"), servers.AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"server_id": knownvalue.StringExact("was-01"), "status": knownvalue.StringExact("running"),
 					"http_port": knownvalue.Int64Exact(8080), "server_type": knownvalue.StringExact("Standard"),

@@ -80,12 +80,12 @@ func TestAccWASServer_lifecycle(t *testing.T) {
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			Config:           first,
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_was_server.a", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_was_server.a")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("server_type"), knownvalue.StringExact("Standard")),
-				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("install_root_path"), knownvalue.StringExact("/opt/apm/was/was-1")),
-				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("force_stop"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("state"), knownvalue.StringExact("running")),
+				attrString("apm_was_server.a", "server_type", "Standard"),
+				attrString("apm_was_server.a", "install_root_path", "/opt/apm/was/was-1"),
+				attrBool("apm_was_server.a", "force_stop", false),
+				attrString("apm_was_server.a", "state", "running"),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_was_server.a"),
@@ -151,7 +151,7 @@ func TestAccSessionServer_stateLeftAlone(t *testing.T) {
 		{
 			Config:            config,
 			ConfigPlanChecks:  applied(),
-			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("apm_session_server.s", tfjsonpath.New("state"), knownvalue.Null())},
+			ConfigStateChecks: []statecheck.StateCheck{attrNull("apm_session_server.s", "state")},
 			Check:             env.checkServer(ref, func(s *apm.Server) error { return want(s.Status == "stopped", "status %s", s.Status) }),
 		},
 		{
@@ -263,7 +263,7 @@ func TestAccWebServer_lifecycle(t *testing.T) {
 			Config:           config(),
 			ConfigPlanChecks: applied(plancheck.ExpectUnknownValue("apm_web_server.w", tfjsonpath.New("https_port"))),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_web_server.w", tfjsonpath.New("state"), knownvalue.Null()),
+				attrNull("apm_web_server.w", "state"),
 			},
 			Check: env.checkServer(ref, serverIs("stopped", 80)),
 		},

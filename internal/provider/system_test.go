@@ -92,12 +92,12 @@ func TestAccSystem_lifecycle(t *testing.T) {
 		{
 			Config: env.config(tf(t, "system/one.tf", "name", payments)),
 			ConfigPlanChecks: applied(
-				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+				creates("apm_system.test"),
 				plancheck.ExpectUnknownValue("apm_system.test", tfjsonpath.New("id")),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(payments)),
-				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+				attrString("apm_system.test", "name", payments),
+				attrMatches("apm_system.test", "id", regexp.MustCompile(`^\S+$`)),
 				sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -110,11 +110,11 @@ func TestAccSystem_lifecycle(t *testing.T) {
 			// A rename is an in-place update that keeps the manager's systemId.
 			Config: env.config(tf(t, "system/one.tf", "name", renamed)),
 			ConfigPlanChecks: applied(
-				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionUpdate),
+				updates("apm_system.test"),
 				plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(renamed)),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(renamed)),
+				attrString("apm_system.test", "name", renamed),
 				sameID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
@@ -152,7 +152,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 			PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), renamed)) },
 			Config:    env.config(tf(t, "system/one.tf", "name", renamed)),
 			ConfigPlanChecks: applied(
-				plancheck.ExpectResourceAction("apm_system.test", plancheck.ResourceActionCreate),
+				creates("apm_system.test"),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
 				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
@@ -242,9 +242,9 @@ func TestAccSystem_renameLeavesNodesAlone(t *testing.T) {
 			Config: config("orders-v2"),
 			ConfigPlanChecks: applied(
 				exactActions{"apm_system.x": plancheck.ResourceActionUpdate},
-				plancheck.ExpectResourceAction("apm_node.n1", plancheck.ResourceActionNoop),
-				plancheck.ExpectResourceAction("apm_node.n2", plancheck.ResourceActionNoop),
-				plancheck.ExpectResourceAction("apm_node.n3", plancheck.ResourceActionNoop),
+				leaves("apm_node.n1"),
+				leaves("apm_node.n2"),
+				leaves("apm_node.n3"),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -353,7 +353,7 @@ import {
 					"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
 				}),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("apm_system.s", tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					attrString("apm_system.s", "id", id),
 				},
 				Check: env.checkExists("apm_system.s", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
 			},

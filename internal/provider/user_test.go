@@ -136,11 +136,11 @@ func TestAccUser_sensitivePassword(t *testing.T) {
 	env.test([]resource.TestStep{
 		{
 			Config:           config("alice", "Alice", userPw1),
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_user.a", plancheck.ResourceActionCreate), planHoldsKey{userPw1, true}),
+			ConfigPlanChecks: applied(creates("apm_user.a"), planHoldsKey{userPw1, true}),
 			ConfigStateChecks: []statecheck.StateCheck{
 				stateHoldsKey{userPw1, true},
 				statecheck.ExpectSensitiveValue("apm_user.a", tfjsonpath.New("password")),
-				statecheck.ExpectKnownValue("apm_user.a", tfjsonpath.New("id"), knownvalue.StringExact("alice")),
+				attrString("apm_user.a", "id", "alice"),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(env.checkUser("alice", userNamed("Alice")), checkPassword(stateFile, "alice", userPw1)),
 		},
@@ -209,7 +209,7 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 	runWriteOnlyAcc(t, env.checkAllGone, []resource.TestStep{
 		{
 			Config:            config(userPw1, 1),
-			ConfigPlanChecks:  applied(plancheck.ExpectResourceAction("apm_user.a", plancheck.ResourceActionCreate), planHoldsKey{userPw1, false}),
+			ConfigPlanChecks:  applied(creates("apm_user.a"), planHoldsKey{userPw1, false}),
 			ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 1, userPw1, userPw2),
 			Check:             checkPassword(stateFile, "alice", userPw1),
 		},
@@ -251,7 +251,7 @@ func TestAccRole_lifecycle(t *testing.T) {
 	env.test([]resource.TestStep{
 		{
 			Config:           config("ops", "Operators", []string{"READ", "WRITE"}, `description = "Runs things"`),
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_role.r", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_role.r")),
 			Check:            env.checkRole("ops", "Operators", apm.ActionRead, apm.ActionWrite),
 		},
 		{
@@ -360,14 +360,14 @@ data "apm_roles" "all" {
 	env.test([]resource.TestStep{
 		{
 			Config:           env.config(base + grant + data),
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_user_role.g", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_user_role.g")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_user_role.g", tfjsonpath.New("id"), knownvalue.StringExact("alice/ops")),
+				attrString("apm_user_role.g", "id", "alice/ops"),
 				statecheck.ExpectKnownValue("data.apm_user.a", tfjsonpath.New("roles"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{"role_id": knownvalue.StringExact("ops"), "name": knownvalue.StringExact("Operators")}),
 				})),
-				statecheck.ExpectKnownValue("data.apm_user.a", tfjsonpath.New("user_name"), knownvalue.StringExact("Alice")),
-				statecheck.ExpectKnownValue("data.apm_user.a", tfjsonpath.New("created_at"), knownvalue.StringRegexp(dateRegexp)),
+				attrString("data.apm_user.a", "user_name", "Alice"),
+				attrMatches("data.apm_user.a", "created_at", dateRegexp),
 				statecheck.ExpectKnownValue("data.apm_users.all", tfjsonpath.New("users"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"user_id": knownvalue.StringExact("alice"), "user_name": knownvalue.StringExact("Alice"),

@@ -74,10 +74,10 @@ func TestAccWASSessionCluster_lifecycle(t *testing.T) {
 		},
 		{
 			Config:           config("a", primaryOnly...),
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_was_session_cluster.c", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_was_session_cluster.c")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("apm_was_session_cluster.c", tfjsonpath.New("secondary_host"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("apm_was_session_cluster.c", tfjsonpath.New("secondary_port"), knownvalue.Null()),
+				attrNull("apm_was_session_cluster.c", "secondary_host"),
+				attrNull("apm_was_session_cluster.c", "secondary_port"),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_was_session_cluster.c"),
@@ -157,7 +157,7 @@ func TestAccWASDatasource_lifecycle(t *testing.T) {
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			Config:           config("orders-ds"),
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_was_datasource.d", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_was_datasource.d")),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_was_datasource.d"),
 				env.checkDatasources("orders-ds"),
@@ -271,7 +271,7 @@ data "apm_was_applications" "was1" {
 		},
 		{
 			Config:           first,
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_was_application.shop", plancheck.ResourceActionCreate)),
+			ConfigPlanChecks: applied(creates("apm_was_application.shop")),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_was_application.shop"),
 				checkIDIs("apm_was_application.shop", "apm_was_server.a", "/shop"),

@@ -440,10 +440,10 @@ func TestAccWebSSL_sensitiveKey(t *testing.T) {
 		},
 		{
 			Config:           config(8443, first, ca.certPEM),
-			ConfigPlanChecks: applied(plancheck.ExpectResourceAction("apm_web_ssl.s", plancheck.ResourceActionCreate), planHoldsKey{first.keyPEM, true}),
+			ConfigPlanChecks: applied(creates("apm_web_ssl.s"), planHoldsKey{first.keyPEM, true}),
 			ConfigStateChecks: []statecheck.StateCheck{
 				stateHoldsKey{first.keyPEM, true},
-				statecheck.ExpectKnownValue("apm_web_ssl.s", tfjsonpath.New("private_key_pem_wo"), knownvalue.Null()),
+				attrNull("apm_web_ssl.s", "private_key_pem_wo"),
 				statecheck.ExpectSensitiveValue("apm_web_ssl.s", tfjsonpath.New("private_key_pem")),
 			},
 			Check: env.checkServer(webRef, sslIs(8443)),
@@ -522,7 +522,7 @@ func TestAccWebSSL_writeOnlyKey(t *testing.T) {
 		{
 			Config: config(first, 1),
 			ConfigPlanChecks: applied(
-				plancheck.ExpectResourceAction("apm_web_ssl.s", plancheck.ResourceActionCreate),
+				creates("apm_web_ssl.s"),
 				planHoldsKey{first.keyPEM, false},
 			),
 			ConfigStateChecks: writeOnlyStored("apm_web_ssl.s", "private_key_pem", 1, first.keyPEM, second.keyPEM),
