@@ -218,7 +218,7 @@ func readBackWarning(done, what string, err error) diag.Diagnostic {
 		"\n\nThe object is recorded in the state; the values only the manager knows are left empty until the next refresh (plan or apply) fills them in.")
 }
 
-// createError explains a failed create. A conflict means the object exists already;
+// CreateError explains a failed create. A conflict means the object exists already;
 // the way out is to import it, with an import ID that works.
 func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
 	action := "create " + r.Type.Describe(plan)

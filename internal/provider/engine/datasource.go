@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// dataSourceType declares a data source that reads one object. Its attributes are the
+// DataSourceType declares a data source that reads one object. Its attributes are the
 // object's fields of the detail view; keys are the fields the user gives to find it.
 type DataSourceType[T, C any] struct {
 	Name        string
@@ -17,16 +17,16 @@ type DataSourceType[T, C any] struct {
 	Fields      []Field[T]
 	Keys        []string
 	Public      bool // needs no API key
-	// args are inputs that no field describes (a switch such as include_servers); read
+	// Args are inputs that no field describes (a switch such as include_servers); read
 	// finds them in the configuration, and the state keeps them as given. Optional.
 	Args map[string]dschema.Attribute
 	// validators check the configuration as a whole. Optional.
 	validators []datasource.ConfigValidator
-	// read returns the object; not finding it is an error that names what was looked for.
+	// Read returns the object; not finding it is an error that names what was looked for.
 	Read func(ctx context.Context, m C, config Attrs) (*T, error)
 }
 
-// listDataSourceType declares a data source that lists objects: optional filters in, and
+// ListDataSourceType declares a data source that lists objects: optional filters in, and
 // one list attribute of items made of the object's list-view fields.
 type ListDataSourceType[T, C any] struct {
 	Name            string
@@ -36,7 +36,7 @@ type ListDataSourceType[T, C any] struct {
 	Fields          []Field[T]
 	Filters         map[string]dschema.Attribute
 	Public          bool
-	// validators check the configuration as a whole (a date range, say). Optional.
+	// Validators check the configuration as a whole (a date range, say). Optional.
 	Validators []datasource.ConfigValidator
 	List       func(ctx context.Context, m C, config Attrs) ([]T, error)
 }

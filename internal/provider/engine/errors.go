@@ -22,7 +22,7 @@ func callError(action string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Failed to "+action, Explain(err))
 }
 
-// explain renders an error from internal/apm with advice for its kind. The client never
+// Explain renders an error from internal/apm with advice for its kind. The client never
 // puts the API key into error text, so err.Error() is safe to show.
 func Explain(err error) string {
 	if errors.Is(err, ErrGone) {

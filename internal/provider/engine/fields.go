@@ -80,7 +80,7 @@ const (
 	kindFloat // data sources only: a float64 observation (a metric)
 )
 
-// view says where a field appears.
+// View says where a field appears.
 type View uint8
 
 const (
@@ -134,7 +134,7 @@ func Float64Field[T any](name, description string, get func(*T) float64) Field[T
 	}
 }
 
-// listField is a list of nested objects described by their own field table. Lists are
+// ListField is a list of nested objects described by their own field table. Lists are
 // observations: they appear in data sources only.
 func ListField[T, E any](name, description string, items []Field[E], get func(*T) []E) Field[T] {
 	itemType := ObjectType(items)
@@ -153,7 +153,7 @@ func ListField[T, E any](name, description string, items []Field[E], get func(*T
 	}
 }
 
-// inputField is a user input that the manager does not report back (a mode, a password):
+// InputField is a user input that the manager does not report back (a mode, a password):
 // state keeps what was applied. Its type is typ (tftypes.String, Number or Bool).
 func InputField[T any](name, description string, typ tftypes.Type) Field[T] {
 	kind := kindString
@@ -166,7 +166,7 @@ func InputField[T any](name, description string, typ tftypes.Type) Field[T] {
 	return Field[T]{name: name, description: description, kind: kind, typ: typ, views: InResource, role: roleInPlace, unread: true}
 }
 
-// customField is a resource attribute with its own schema (a list of objects, a set);
+// CustomField is a resource attribute with its own schema (a list of objects, a set);
 // value must return values of the attribute's type.
 func CustomField[T any](name string, attribute rschema.Attribute, typ tftypes.Type, value func(*T) tftypes.Value) Field[T] {
 	return Field[T]{name: name, description: attribute.GetMarkdownDescription(), kind: kindComposite, typ: typ, views: InResource, role: roleInPlace, custom: attribute, value: value}
@@ -176,7 +176,7 @@ func Int64Value(n int64) tftypes.Value {
 	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
 }
 
-// withDataAttribute gives a custom field its data source attribute (computed) and shows
+// WithDataAttribute gives a custom field its data source attribute (computed) and shows
 // it in data sources too.
 func (f Field[T]) WithDataAttribute(a dschema.Attribute) Field[T] {
 	f.dataCustom, f.views = a, Everywhere
@@ -196,16 +196,16 @@ func (f Field[T]) NullWhen(absent func(*T) bool) Field[T] {
 	return f
 }
 
-// in restricts where the field appears.
+// In restricts where the field appears.
 func (f Field[T]) In(v View) Field[T] { f.views = v; return f }
 
-// input makes the field a user input of the resource, changed in place.
+// Input makes the field a user input of the resource, changed in place.
 func (f Field[T]) Input() Field[T] { f.role = roleInPlace; return f }
 
-// replacing makes the field a user input of the resource whose change replaces the object.
+// Replacing makes the field a user input of the resource whose change replaces the object.
 func (f Field[T]) Replacing() Field[T] { f.role = roleReplacing; return f }
 
-// optionalInput makes the field an input the user may leave out; then it is not managed.
+// OptionalInput makes the field an input the user may leave out; then it is not managed.
 func (f Field[T]) OptionalInput() Field[T] {
 	if f.role == roleComputed {
 		f.role = roleInPlace
@@ -214,7 +214,7 @@ func (f Field[T]) OptionalInput() Field[T] {
 	return f
 }
 
-// defaultedInput makes the field an input the user may leave out; then the manager's
+// DefaultedInput makes the field an input the user may leave out; then the manager's
 // value is recorded.
 func (f Field[T]) DefaultedInput() Field[T] {
 	if f.role == roleComputed {
@@ -224,10 +224,10 @@ func (f Field[T]) DefaultedInput() Field[T] {
 	return f
 }
 
-// reportedWhen keeps the applied value where the manager did not report the field.
+// ReportedWhen keeps the applied value where the manager did not report the field.
 func (f Field[T]) ReportedWhen(reported func(*T) bool) Field[T] { f.reported = reported; return f }
 
-// aligned orders fresh values after the prior one (see field.align).
+// Aligned orders fresh values after the prior one (see field.align).
 func (f Field[T]) Aligned(align func(prior, fresh tftypes.Value) tftypes.Value) Field[T] {
 	f.align = align
 	return f
@@ -240,13 +240,13 @@ func (f Field[T]) writeOnlyInput() Field[T] {
 	return f
 }
 
-// derivedFrom lets a string the manager sets be computed from the plan (see field.derive).
+// DerivedFrom lets a string the manager sets be computed from the plan (see field.derive).
 func (f Field[T]) DerivedFrom(derive func(plan Attrs) (string, bool)) Field[T] {
 	f.derive = derive
 	return f
 }
 
-// joined derives a value from inputs joined by "/", such as <system_id>/<name>.
+// Joined derives a value from inputs joined by "/", such as <system_id>/<name>.
 func Joined(inputs ...string) func(Attrs) (string, bool) {
 	return func(plan Attrs) (string, bool) {
 		parts := make([]string, len(inputs))
@@ -260,20 +260,20 @@ func Joined(inputs ...string) func(Attrs) (string, bool) {
 	}
 }
 
-// appliedBySettle marks an input that the type's settle applies (see field.bySettle).
+// AppliedBySettle marks an input that the type's settle applies (see field.bySettle).
 func (f Field[T]) AppliedBySettle() Field[T] { f.bySettle = true; return f }
 
 // secret marks the attribute sensitive.
 func (f Field[T]) secret() Field[T] { f.sensitive = true; return f }
 
-// withDefault gives an optional bool input its default.
+// WithDefault gives an optional bool input its default.
 func (f Field[T]) WithDefault(v bool) Field[T] { f.boolDefault, f.defaulted = &v, true; return f }
 
 func (f Field[T]) Validate(rules ...validator.String) Field[T] { f.stringRules = rules; return f }
 
 func (f Field[T]) ValidateInt64(rules ...validator.Int64) Field[T] { f.int64Rules = rules; return f }
 
-// sameString keeps the prior string when the manager's spelling means the same.
+// SameString keeps the prior string when the manager's spelling means the same.
 func (f Field[T]) SameString(same func(prior, fresh string) bool) Field[T] {
 	f.same = func(prior, fresh tftypes.Value) bool {
 		p, okP := StringOf(prior)
@@ -450,7 +450,7 @@ func dataAttributes[T any](fields []Field[T], keys []string, only ...View) map[s
 	return out
 }
 
-// objectType is the Terraform type of an object made of all the fields.
+// ObjectType is the Terraform type of an object made of all the fields.
 func ObjectType[T any](fields []Field[T]) tftypes.Object {
 	types := make(map[string]tftypes.Type, len(fields))
 	for _, f := range fields {

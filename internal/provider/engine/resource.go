@@ -18,7 +18,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
-// resourceType declares a managed resource: its fields, its identity and its calls on
+// ResourceType declares a managed resource: its fields, its identity and its calls on
 // the manager. The engine (engineResource) owns the flow around the calls: decoding,
 // recording a created object before reading it back, 404 on read and delete, 409 on
 // create, waiting out dependants on delete, import, and the wording of diagnostics.
@@ -28,47 +28,53 @@ type ResourceType[T, C any] struct {
 	Description string
 	Fields      []Field[T]
 	ImportID    ImportID[C]
-	// deleteTimeout, when set, makes delete wait while the manager refuses it with 409
+	// DeleteTimeout, when set, makes delete wait while the manager refuses it with 409
 	// because other objects (children) still depend on this one, by default this long.
 	DeleteTimeout time.Duration
-	// describe names the object in diagnostics, such as `system "shop"`.
+	// Describe names the object in diagnostics, such as `system "shop"`.
 	Describe func(a Attrs) string
 
-	// create writes a new object from the plan; the engine then reads it back with read.
+	// Create writes a new object from the plan; the engine then reads it back with read.
 	Create func(ctx context.Context, m C, plan Attrs) error
-	// idempotentCreate says that sending create twice does what sending it once does (it
+	// IdempotentCreate says that sending create twice does what sending it once does (it
 	// sets a part of an existing object). A create whose answer was lost is then sent
 	// again, within max_retries, rather than judged by a look-up: that the object reads
 	// back proves nothing when it existed before.
 	IdempotentCreate bool
-	// read returns the object that state (or a plan after a write) identifies; an error
+	// Read returns the object that state (or a plan after a write) identifies; an error
 	// that isGone means it no longer exists.
 	Read func(ctx context.Context, m C, state Attrs) (*T, error)
-	// update changes the object in place from state to plan.
+	// Update changes the object in place from state to plan.
 	Update func(ctx context.Context, m C, plan, state Attrs) error
-	// delete removes the object; an error that isGone counts as done.
+	// Delete removes the object; an error that isGone counts as done.
 	Delete func(ctx context.Context, m C, state Attrs) error
-	// blockers names the objects that still hold this one when delete keeps conflicting.
+	// Blockers names the objects that still hold this one when delete keeps conflicting.
 	Blockers func(ctx context.Context, m C, state Attrs) ([]string, error)
-	// checkPlan rejects at plan what the provider can know to be wrong (a reference to a
+	// CheckPlan rejects at plan what the provider can know to be wrong (a reference to a
 	// system that does not exist, say). prior is the state (empty for a create). Optional.
 	CheckPlan func(ctx context.Context, m C, plan, prior Attrs, diags *diag.Diagnostics)
-	// validators check the configuration as a whole (one of two attributes, say). Optional.
+	// Validators check the configuration as a whole (one of two attributes, say). Optional.
 	Validators []resource.ConfigValidator
 
-	// settle brings the object, once created or updated, to what the plan declares beyond
+	// Settle brings the object, once created or updated, to what the plan declares beyond
 	// the values the calls above write (a server's running state), waiting for the
 	// manager within the operation's timeout. Optional.
 	Settle func(ctx context.Context, m C, plan Attrs) error
-	// beforeDelete prepares the object for its delete (stops a server), within the delete
+	// BeforeDelete prepares the object for its delete (stops a server), within the delete
 	// timeout. Optional.
 	BeforeDelete func(ctx context.Context, m C, state Attrs) error
-	// deleteWarning, when set, is said on every delete (an object the manager cannot
+	// SchemaVersion is the version of the resource's schema, 0 until a release changes
+	// the schema in a way that old states must be upgraded for; UpgradeState then holds
+	// one upgrader for each earlier version (the framework's StateUpgrader: the prior
+	// schema and a function from the old state to the current one). Optional.
+	SchemaVersion int64
+	UpgradeState  map[int64]resource.StateUpgrader
+	// DeleteWarning, when set, is said on every delete (an object the manager cannot
 	// remove, whose delete only forgets it). Optional.
 	DeleteWarning string
 }
 
-// newResource registers a declared type with the framework.
+// NewResource registers a declared type with the framework.
 func NewResource[T, C any](t ResourceType[T, C]) func() resource.Resource {
 	return func() resource.Resource { return &Resource[T, C]{Type: &t} }
 }
@@ -79,7 +85,13 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*Resource[struct{}, struct{}])(nil)
 
 	_ resource.ResourceWithConfigValidators = (*Resource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithUpgradeState     = (*Resource[struct{}, struct{}])(nil)
 )
+
+// UpgradeState upgrades states written under an earlier schema version.
+func (r *Resource[T, C]) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return r.Type.UpgradeState
+}
 
 func (r *Resource[T, C]) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return r.Type.Validators
@@ -131,7 +143,7 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			waits, FormatDuration(defaultUpdateTimeout)),
 		DeleteDescription: deleteDescription,
 	})
-	resp.Schema = rschema.Schema{MarkdownDescription: r.Type.Description, Attributes: attributes}
+	resp.Schema = rschema.Schema{MarkdownDescription: r.Type.Description, Attributes: attributes, Version: r.Type.SchemaVersion}
 }
 
 func (r *Resource[T, C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -558,7 +570,7 @@ func objectTypeOf(ctx context.Context, s interface{ Type() attr.Type }) tftypes.
 	return s.Type().TerraformType(ctx).(tftypes.Object) //nolint:forcetypeassert // a schema is always an object
 }
 
-// formatDuration prints durations as users write them: 10m rather than 10m0s.
+// FormatDuration prints durations as users write them: 10m rather than 10m0s.
 func FormatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {

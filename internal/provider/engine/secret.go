@@ -17,14 +17,14 @@ import (
 //   - <name>, sensitive, for older CLIs: hidden in output but stored in state.
 // The manager never reports a secret: state keeps what was applied (null for _wo).
 
-// secret declares a secret input of a type.
+// Secret declares a secret input of a type.
 type Secret struct {
 	Name string // "password": the attributes password_wo, password_wo_version, password
 	What string // "the user's password", in descriptions
-	// change says what a new value does, such as "Changing it replaces the database."
+	// Change says what a new value does, such as "Changing it replaces the database."
 	// (sentences end the descriptions of the value and of the version).
 	Change string
-	// replaces makes a new value (or version) replace the object, for managers that
+	// Replaces makes a new value (or version) replace the object, for managers that
 	// cannot change the secret in place.
 	Replaces bool
 	Rules    []validator.String
@@ -51,12 +51,12 @@ func SecretFields[T any](s Secret) []Field[T] {
 	return fields
 }
 
-// validators require exactly one of the secret's two values.
+// Validators require exactly one of the secret's two values.
 func (s Secret) Validators() []resource.ConfigValidator {
 	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name))}
 }
 
-// value is the secret a plan carries: the write-only value (the engine adds it from the
+// Value is the secret a plan carries: the write-only value (the engine adds it from the
 // configuration), else the sensitive one.
 func (s Secret) Value(plan Attrs) string {
 	if v := plan.Str(s.writeOnly()); v != "" {

@@ -7,10 +7,10 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
-// errGone says that the object a call looked for does not exist (any more).
+// ErrGone says that the object a call looked for does not exist (any more).
 var ErrGone = errors.New("not found in the manager")
 
-// isGone reports whether err says that the object does not exist: the provider found it
+// IsGone reports whether err says that the object does not exist: the provider found it
 // missing in a complete answer (errGone), or the manager said so for that very object
 // (apm.IsNotFound). Any other 404, from a wrong path prefix say, is an error: taking it
 // for "deleted" would empty the state and orphan the real objects.

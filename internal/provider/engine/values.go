@@ -8,12 +8,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// attrs is one object's top-level attribute values as Terraform sent them (plan, state
+// Attrs is one object's top-level attribute values as Terraform sent them (plan, state
 // or config). The engine reads and writes attributes by name: no reflection into model
 // structs on the hot path of a refresh.
 type Attrs map[string]tftypes.Value
 
-// attrsOf splits an object value into its attributes; a null object has none.
+// AttrsOf splits an object value into its attributes; a null object has none.
 func AttrsOf(v tftypes.Value) (Attrs, error) {
 	out := Attrs{}
 	if v.IsNull() || !v.IsKnown() {
@@ -25,19 +25,19 @@ func AttrsOf(v tftypes.Value) (Attrs, error) {
 	return out, nil
 }
 
-// known reports whether the attribute has a known, non-null value.
+// Known reports whether the attribute has a known, non-null value.
 func (a Attrs) Known(name string) bool {
 	v, ok := a[name]
 	return ok && v.IsKnown() && !v.IsNull()
 }
 
-// str is a string attribute, "" when null or unknown.
+// Str is a string attribute, "" when null or unknown.
 func (a Attrs) Str(name string) string {
 	s, _ := StringOf(a[name])
 	return s
 }
 
-// int64 is a number attribute, 0 when null or unknown.
+// Int64 is a number attribute, 0 when null or unknown.
 func (a Attrs) Int64(name string) int64 {
 	v := a[name]
 	if !v.IsKnown() || v.IsNull() {
@@ -51,7 +51,7 @@ func (a Attrs) Int64(name string) int64 {
 	return n
 }
 
-// with returns a copy with name set to v.
+// With returns a copy with name set to v.
 func (a Attrs) With(name string, v tftypes.Value) Attrs {
 	out := make(Attrs, len(a)+1)
 	for k, old := range a {
@@ -72,7 +72,7 @@ func StringOf(v tftypes.Value) (string, bool) {
 	return s, true
 }
 
-// flatten builds an object of type typ from obj. Each attribute that is a field takes
+// Flatten builds an object of type typ from obj. Each attribute that is a field takes
 // the manager's value, unless the field says that value means the prior one; attributes
 // named in fromPrior (data source lookup keys) and attributes that are not fields
 // (timeouts) keep their prior value. See fieldValue for inputs.

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// identity names what identifies a managed object, part by part in import-ID order. The
+// ImportID names what identifies a managed object, part by part in import-ID order. The
 // import ID format, its parser, its error text and the import ID offered when a create
 // finds the object already there all come from it.
 type ImportID[C any] struct {
@@ -15,22 +15,22 @@ type ImportID[C any] struct {
 	Example string // a valid import ID, shown in errors and docs
 }
 
-// idPart is one part of an import ID: one "/"-separated piece, or several.
+// IDPart is one part of an import ID: one "/"-separated piece, or several.
 type IDPart[C any] struct {
 	Attr string // the state attribute it fills
 	Form string // how it is written, such as "<system>"
-	// pieces is how many "/"-separated pieces the part spans (a reference to a parent
+	// Pieces is how many "/"-separated pieces the part spans (a reference to a parent
 	// such as "<system>/<node>"); 0 means one. A last part with rest takes whatever
 	// follows, slashes included (a context path such as /shop).
 	Pieces int
 	Rest   bool
-	// accepts says what may stand there, such as "the system's name or id" (optional).
+	// Accepts says what may stand there, such as "the system's name or id" (optional).
 	Accepts string
-	// fromPlan is the attribute whose planned value stands for this part when a create
+	// FromPlan is the attribute whose planned value stands for this part when a create
 	// conflicts; empty means attr. (A system's id is not known before it exists, but its
 	// name is, and import accepts either.)
 	FromPlan string
-	// resolve turns what the user wrote into the value stored in attr (a system name into
+	// Resolve turns what the user wrote into the value stored in attr (a system name into
 	// its id, say); nil stores it as written.
 	Resolve func(ctx context.Context, m C, raw string) (string, error)
 }
@@ -57,7 +57,7 @@ func (id ImportID[C]) describe() string {
 	return b.String()
 }
 
-// parse splits an import ID into its parts, each piece non-empty.
+// Parse splits an import ID into its parts, each piece non-empty.
 func (id ImportID[C]) Parse(raw string) ([]string, error) {
 	total, rest := 0, false
 	for _, p := range id.Parts {

@@ -1,0 +1,43 @@
+// Package engine is the one implementation of every resource and data source of the
+// provider. A Terraform type is a declaration (ResourceType, DataSourceType,
+// ListDataSourceType): its fields, its import ID and its calls on the manager. The engine
+// owns the flow around the calls: decoding plans and states, create (recording an object
+// whose answer was lost before reading it back, 409 handling, adopt_existing), read (404:
+// gone, only when the manager says so), update, delete (waiting while the manager refuses
+// it with 409 for dependants), import, timeouts, write-only secrets, and the wording of
+// diagnostics. It knows no type: the provider's files declare them (internal/provider),
+// and C is the provider's connection, handed to the calls untouched.
+//
+// # Glossary
+//
+//   - manager: the remote platform manager, reached through internal/apm.
+//   - system: a named group of nodes; nodes: hosts with an agent; server kinds: WAS
+//     (Java application), web and session servers on a node.
+//   - part: an object that lives inside a server (a WAS server's session cluster,
+//     datasources and applications; a web server's workers, URI patterns and SSL).
+//   - field: one attribute of an API object, declared once (Field) and used by the
+//     resource, the detail data source and the items of the list data source.
+//   - view: where a field appears (InResource, InDetail, InList).
+//   - role: what the user does with a field: nothing (computed), set it in place, or set
+//     it and replace the object when it changes.
+//   - import ID: the string `terraform import` takes, "/"-separated parts (ImportID);
+//     distinct from Terraform's resource identity.
+//   - blocker: an object that makes the manager refuse a delete with 409 until it is gone.
+//   - finishing write: a request already sent, which runs to its own bound even when the
+//     run is interrupted, so that its outcome is recorded.
+//   - settle: the wait after a write until the manager reports the declared state.
+//   - recorded: the state written from the plan when the object cannot be read back.
+//
+// # Adding a type
+//
+//  1. Add the client calls to internal/apm (and the endpoints to apmsim).
+//  2. Create internal/provider/<type>.go: a field table []engine.Field[apm.X].
+//  3. Declare the resource: engine.ResourceType{Name, Description, Fields, ImportID,
+//     Describe, Create, Read, Update, Delete}; Read returns ErrGone-wrapped errors when
+//     the object is gone.
+//  4. Declare its data sources with the same field table (DataSourceType, ListDataSourceType).
+//  5. Register them in internal/provider/registry.go.
+//  6. Add examples/resources/apm_<type>/, acceptance tests with testdata/<type>/*.tf,
+//     `make generate`, and a CHANGELOG line; the registry-driven tests then require the
+//     rest (schema descriptions, docs, examples, parity of the field table).
+package engine
