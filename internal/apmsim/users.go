@@ -11,7 +11,7 @@ import (
 )
 
 // adminArea serves the users and roles of /rest/admin (spec 4.7); the action trace log
-// is traceLogArea (admin_tracelog.go). Users are identified by usrId, roles by authId; a
+// is traceLogArea (trace_logs.go). Users are identified by usrId, roles by authId; a
 // user's roles are a list of authIds, so neither can be renamed (only usrNm and authNm
 // change).
 type adminArea struct{ s *Sim }
