@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -11,7 +12,8 @@ import (
 
 // What tests and tools may ask of a declared resource type.
 
-// Parity checks the type's field table against the schema the framework serves.
+// Parity checks the type's declaration against the schema the framework serves: every
+// field once, of the schema's type, and an import ID made of attributes.
 func (r *Resource[T, C]) Parity(ctx context.Context) (err error) {
 	var resp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &resp)
@@ -29,6 +31,16 @@ func (r *Resource[T, C]) Parity(ctx context.Context) (err error) {
 		if inSchema && !at.Equal(f.typ) {
 			return fmt.Errorf("field %s is a %s, the schema says %s", f.name, f.typ, at)
 		}
+	}
+	for _, p := range r.Type.ImportID.Parts {
+		for _, name := range []string{p.Attr, p.FromPlan} {
+			if _, ok := typ.AttributeTypes[name]; name != "" && !ok {
+				return fmt.Errorf("the import ID part %s names %s, which is no attribute", p.Form, name)
+			}
+		}
+	}
+	if len(r.Type.ImportID.Parts) == 0 || r.Type.ImportID.Example == "" {
+		return errors.New("the type declares no import ID with an example")
 	}
 	for name := range typ.AttributeTypes {
 		if !seen[name] && name != "timeouts" {
