@@ -130,9 +130,8 @@ var newDatabasesDataSource = engine.NewListDataSource(listDataSourceType[apm.Dat
 	ListName:        "databases",
 	ListDescription: "The databases.",
 	Fields:          databaseFields,
+	SortBy:          func(d *apm.Database) string { return d.ResourceName },
 	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Database, error) {
-		all, err := m.ListDatabases(ctx)
-		slices.SortFunc(all, func(a, b apm.Database) int { return strings.Compare(a.ResourceName, b.ResourceName) })
-		return all, err
+		return m.ListDatabases(ctx)
 	},
 })

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -184,9 +183,8 @@ var newDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[apm.D
 	ListName:        "datasources",
 	ListDescription: "The datasources.",
 	Fields:          datasourceFields,
+	SortBy:          func(d *apm.Datasource) string { return d.ResourceName },
 	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Datasource, error) {
-		all, err := m.ListDatasources(ctx)
-		slices.SortFunc(all, func(a, b apm.Datasource) int { return strings.Compare(a.ResourceName, b.ResourceName) })
-		return all, err
+		return m.ListDatasources(ctx)
 	},
 })

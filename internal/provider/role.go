@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -130,9 +129,6 @@ var newRolesDataSource = engine.NewListDataSource(listDataSourceType[apm.Role]{
 	ListName:        "roles",
 	ListDescription: "The roles.",
 	Fields:          roleFields,
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Role, error) {
-		roles, err := m.ListRoles(ctx)
-		slices.SortFunc(roles, func(a, b apm.Role) int { return strings.Compare(a.AuthID, b.AuthID) })
-		return roles, err
-	},
+	SortBy:          func(r *apm.Role) string { return r.AuthID },
+	List:            func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Role, error) { return m.ListRoles(ctx) },
 })

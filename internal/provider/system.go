@@ -129,9 +129,6 @@ var newSystemsDataSource = engine.NewListDataSource(listDataSourceType[apm.Syste
 	ListName:        "systems",
 	ListDescription: "The systems.",
 	Fields:          systemFields,
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.System, error) {
-		systems, err := m.listSystems(ctx)
-		slices.SortFunc(systems, func(a, b apm.System) int { return strings.Compare(a.SystemName, b.SystemName) })
-		return systems, err
-	},
+	SortBy:          func(s *apm.System) string { return s.SystemName },
+	List:            func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.System, error) { return m.listSystems(ctx) },
 })

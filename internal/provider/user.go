@@ -207,6 +207,7 @@ var newUsersDataSource = engine.NewListDataSource(listDataSourceType[userObject]
 	ListName:        "users",
 	ListDescription: "The users.",
 	Fields:          userFields,
+	SortBy:          func(u *userObject) string { return u.UserID },
 	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]userObject, error) {
 		users, err := m.ListUsers(ctx)
 		if err != nil {
@@ -224,7 +225,6 @@ var newUsersDataSource = engine.NewListDataSource(listDataSourceType[userObject]
 		for _, u := range users {
 			out = append(out, userObject{User: u, roleNames: names})
 		}
-		slices.SortFunc(out, func(a, b userObject) int { return strings.Compare(a.UserID, b.UserID) })
 		return out, nil
 	},
 })

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -38,7 +40,10 @@ type ListDataSourceType[T, C any] struct {
 	Public          bool
 	// Validators check the configuration as a whole (a date range, say). Optional.
 	Validators []datasource.ConfigValidator
-	List       func(ctx context.Context, m C, config Attrs) ([]T, error)
+	// SortBy orders the items by a key, so that the manager's order makes no diff.
+	// Optional: without it the items keep List's order.
+	SortBy func(*T) string
+	List   func(ctx context.Context, m C, config Attrs) ([]T, error)
 }
 
 func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSource {
@@ -83,6 +88,9 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 				objs, err := t.List(ctx, m, config)
 				if err != nil {
 					return tftypes.Value{}, err
+				}
+				if t.SortBy != nil {
+					slices.SortStableFunc(objs, func(a, b T) int { return strings.Compare(t.SortBy(&a), t.SortBy(&b)) })
 				}
 				listType := typ.AttributeTypes[t.ListName].(tftypes.List) //nolint:forcetypeassert // built above as a list
 				itemType := listType.ElementType.(tftypes.Object)         //nolint:forcetypeassert // of objects
