@@ -22,8 +22,8 @@ type DataSourceType[T, C any] struct {
 	// Args are inputs that no field describes (a switch such as include_servers); read
 	// finds them in the configuration, and the state keeps them as given. Optional.
 	Args map[string]dschema.Attribute
-	// validators check the configuration as a whole. Optional.
-	validators []datasource.ConfigValidator
+	// Validators check the configuration as a whole. Optional.
+	Validators []datasource.ConfigValidator
 	// Read returns the object; not finding it is an error that names what was looked for.
 	Read func(ctx context.Context, m C, config Attrs) (*T, error)
 }
@@ -56,7 +56,7 @@ func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSourc
 			name:       t.Name,
 			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
 			public:     t.Public,
-			validators: t.validators,
+			validators: t.Validators,
 			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
 				obj, err := t.Read(ctx, m, config)
 				if err != nil {
