@@ -241,6 +241,9 @@ func (r *Resource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Obj
 		defer cancel()
 	}
 	settleErr := r.Type.Settle(ctx, m, plan)
+	if settleErr != nil && errors.Is(ctx.Err(), context.Canceled) {
+		return r.interruptedSettle(ctx, m, typ, plan, state, op, diags)
+	}
 	if settleErr != nil {
 		if bound, ok := wctx.Value(boundKey{}).(time.Duration); ok && errors.As(settleErr, new(*apm.TimeoutError)) {
 			settleErr = fmt.Errorf("%w; timeouts.%s is %s", settleErr, op, FormatDuration(bound))
@@ -257,6 +260,23 @@ func (r *Resource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Obj
 		return state
 	}
 	diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.Type.Describe(plan), err))
+	return r.settledAsPlanned(typ, state, plan)
+}
+
+// interruptedSettle records an object whose write went through but whose wait was
+// interrupted (Ctrl-C): as planned in what the settle was to bring about, so that the CLI
+// neither reports an inconsistent result nor taints an object that exists, and with a
+// warning. The next refresh reads what the manager has, and the next apply only finishes
+// the settle (starts the server) instead of replacing the object.
+func (r *Resource[T, C]) interruptedSettle(ctx context.Context, m C, typ tftypes.Object, plan Attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
+	diags.AddWarning("Interrupted while waiting for "+r.Type.Describe(plan),
+		fmt.Sprintf("The %s went through, but the run was interrupted before the manager reported the declared state. "+
+			"The next plan shows what the manager has, and the next apply finishes the change without replacing the object.", op))
+	rctx, cancel := finishing(ctx, deleteCallBound)
+	defer cancel()
+	if obj, err := r.Type.Read(rctx, m, plan); err == nil {
+		state = Flatten(typ, r.Type.Fields, obj, plan)
+	}
 	return r.settledAsPlanned(typ, state, plan)
 }
 

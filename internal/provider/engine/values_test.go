@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -110,5 +111,42 @@ func TestRecordedDerivesIDs(t *testing.T) {
 	a, err := AttrsOf(recorded(typ, r.Type.Fields, plan))
 	if err != nil || a.Str("id") != "SYS-1/web-01" || !a["node_id"].IsNull() {
 		t.Errorf("recorded id %q node_id %v (%v), want SYS-1/web-01 and null", a.Str("id"), a["node_id"], err)
+	}
+}
+
+// Ctrl-C while a settle waits (a server still starting) records the object untainted:
+// no error, a warning, the plan's running state (so that the CLI sees a consistent
+// result) and what the manager reports for the rest; the next refresh shows "starting".
+func TestInterruptedSettleRecordsTheObjectWithoutError(t *testing.T) {
+	type thing struct{ Status, Port string }
+	r := &Resource[thing, struct{}]{Type: &ResourceType[thing, struct{}]{
+		Name: "thing",
+		Fields: []Field[thing]{
+			StringField("state", "", func(x *thing) string { return x.Status }).OptionalInput().AppliedBySettle(),
+			StringField("port", "", func(x *thing) string { return x.Port }),
+		},
+		Describe: func(Attrs) string { return "thing" },
+		Settle: func(ctx context.Context, _ struct{}, _ Attrs) error {
+			<-ctx.Done()
+			return fmt.Errorf("GET /thing: request canceled: %w", ctx.Err())
+		},
+		Read: func(context.Context, struct{}, Attrs) (*thing, error) {
+			return &thing{Status: "starting", Port: "8080"}, nil
+		},
+	}}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"state": tftypes.String, "port": tftypes.String}}
+	unknown := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	before := tftypes.NewValue(typ, map[string]tftypes.Value{"state": str("stopped"), "port": unknown})
+	plan := Attrs{"state": str("running"), "port": unknown}
+	ctx, interrupt := context.WithCancel(context.Background())
+	interrupt()
+	var diags diag.Diagnostics
+	got := r.settled(ctx, context.Background(), struct{}{}, typ, plan, before, "create", &diags)
+	a, err := AttrsOf(got)
+	if err != nil || a.Str("state") != "running" || a.Str("port") != "8080" {
+		t.Errorf("recorded %v (%v), want the plan's running state and the manager's port", got, err)
+	}
+	if diags.HasError() || diags.WarningsCount() != 1 {
+		t.Errorf("want one warning and no error (an error taints the object), got %v", diags)
 	}
 }
