@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -25,6 +28,22 @@ func TestDifferencesNameWhatTheManagerHasOtherwise(t *testing.T) {
 	for _, want := range []string{`host_ip is "10.0.0.9" in the manager and "::1" in the configuration`, "agent_port is 7731 in the manager and 7730 in the configuration"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("differences = %q, want it to contain %q", got, want)
+		}
+	}
+}
+
+// A delete the manager keeps refusing gives up at its timeout and says which setting to
+// raise, and that a new value takes effect only once an apply has recorded it.
+func TestBlockedDeleteSaysHowToRaiseItsTimeout(t *testing.T) {
+	r := &Resource[testNode, struct{}]{Type: &ResourceType[testNode, struct{}]{
+		Name: "node", DeleteTimeout: time.Minute,
+		Describe: func(Attrs) string { return "node" },
+		Delete:   func(context.Context, struct{}, Attrs) error { return apm.NewConflict("node still has servers") },
+	}}
+	err := r.deleteWaiting(context.Background(), struct{}{}, Attrs{}, 50*time.Millisecond)
+	for _, want := range []string{"gave up after 50ms", "node still has servers", "raise timeouts.delete", "apply once with the new value"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to say %q", err, want)
 		}
 	}
 }

@@ -141,7 +141,8 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, FormatDuration(defaultCreateTimeout)),
 		UpdateDescription: fmt.Sprintf("How long an update may take, retries included%s; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
 			waits, FormatDuration(defaultUpdateTimeout)),
-		DeleteDescription: deleteDescription,
+		DeleteDescription: deleteDescription + " A delete uses the value in the state: a changed value takes effect once an apply has recorded it, " +
+			"so an object replaced or removed in the same run is deleted within its old value.",
 	})
 	resp.Schema = rschema.Schema{MarkdownDescription: r.Type.Description, Attributes: attributes, Version: r.Type.SchemaVersion}
 }
@@ -529,7 +530,8 @@ func (r *Resource[T, C]) blockedError(ctx context.Context, m C, state Attrs, tim
 			held = "still held by " + strings.Join(names, ", ")
 		}
 	}
-	return fmt.Errorf("gave up after %s: %s (%w). Delete or move those first, or raise timeouts.delete",
+	return fmt.Errorf("gave up after %s: %s (%w). Delete or move those first, or raise timeouts.delete "+
+		"(a delete uses the value in the state: apply once with the new value, then delete)",
 		FormatDuration(timeout), held, conflict)
 }
 
