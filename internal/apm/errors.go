@@ -39,6 +39,7 @@ type Error struct {
 	endpoint       string // the client's base URL (no query, so no key), named in advice
 	subject        string // the object the request asked about (see about)
 	gone           bool   // the manager said that subject does not exist (see IsNotFound)
+	missing        string // another object the manager said does not exist, "Database orders-db" (see MissingReference)
 	outcomeUnknown bool   // see OutcomeUnknown
 }
 
@@ -78,7 +79,7 @@ func (e *Error) hint() string {
 			e.endpoint, strings.TrimPrefix(e.endpoint, "http://"))
 	case e.Code == CodePlainHTTPToHTTPS:
 		return fmt.Sprintf("plain HTTP reached a port that speaks HTTPS although %s uses HTTPS: check the proxy in between", endpoint)
-	case e.StatusCode == http.StatusNotFound && !e.gone:
+	case e.StatusCode == http.StatusNotFound && !e.gone && e.missing == "":
 		return fmt.Sprintf("this answer from %s does not say that %s does not exist: check that the endpoint, including its path prefix, is the manager's",
 			endpoint, e.object())
 	}
@@ -177,6 +178,47 @@ func WasRead(err error) bool {
 // the manager's own.
 func NewConflict(message string) *Error {
 	return &Error{StatusCode: http.StatusConflict, Code: "CONFLICT", Message: message}
+}
+
+// ConflictKind says what a 409 / CONFLICT is about, from the manager's message
+// (api/rest-interface.md part 7, api/decisions.md "Deleting what others use").
+type ConflictKind int
+
+const (
+	ConflictOther    ConflictKind = iota // a 409 of no known shape, or no 409
+	ConflictExists                       // the object, or the part, is there already
+	ConflictInUse                        // other objects use it: a delete refused until they are gone
+	ConflictPortUsed                     // another server on the node holds the port
+)
+
+var conflictPhrases = []struct {
+	phrase string
+	kind   ConflictKind
+}{
+	{"already exists", ConflictExists},
+	{"already attached", ConflictExists},
+	{"already deployed", ConflictExists},
+	{"already has", ConflictExists},
+	{"is already used by", ConflictPortUsed},
+	{"still has", ConflictInUse},
+	{"is used by", ConflictInUse},
+	{"is attached to", ConflictInUse},
+	{"is a load balancer worker of", ConflictInUse},
+	{"is granted to", ConflictInUse},
+}
+
+// ConflictOf classifies a 409; ConflictOther for anything else.
+func ConflictOf(err error) ConflictKind {
+	var e *Error
+	if !IsConflict(err) || !errors.As(err, &e) {
+		return ConflictOther
+	}
+	for _, p := range conflictPhrases {
+		if strings.Contains(e.Message, p.phrase) {
+			return p.kind
+		}
+	}
+	return ConflictOther
 }
 
 // IsConflict reports whether err is a 409 / CONFLICT (the object exists already).
@@ -286,7 +328,11 @@ func (r redactor) newHTTPError(method, path, subject string, status int, body []
 	if err := json.Unmarshal(body, &eb); err == nil {
 		e.Code = strings.TrimSpace(string(eb.Code))
 		e.Message = eb.message()
-		e.gone = status == http.StatusNotFound && strings.EqualFold(e.Code, "NOT_FOUND") && namesMissing(e.Message, subject)
+		managersNotFound := status == http.StatusNotFound && strings.EqualFold(e.Code, "NOT_FOUND")
+		e.gone = managersNotFound && namesMissing(e.Message, subject)
+		if kind, name, ok := missingObject(e.Message); managersNotFound && !e.gone && ok {
+			e.missing = kind + " " + strconv.Quote(name)
+		}
 	} else if phrase, ok := plainHTTPPhrase(status, body); ok {
 		e.Code, e.Message = CodePlainHTTPToHTTPS, phrase
 	} else {
@@ -306,6 +352,24 @@ func (r redactor) newHTTPError(method, path, subject string, status int, body []
 // namesMissing reports whether msg, the manager's "<Kind> not found: <name>", names subject.
 // Only the name is compared: the kind is free text, while the name is what the request
 // asked for.
+// missingObject reads the manager's "<Kind> not found: <name>".
+func missingObject(msg string) (kind, name string, ok bool) {
+	kind, name, ok = strings.Cut(msg, " not found:")
+	kind, name = strings.TrimSpace(kind), strings.TrimSpace(name)
+	return kind, name, ok && kind != "" && name != "" && !strings.ContainsAny(kind, ":;")
+}
+
+// MissingReference reports the object, such as `Database "orders-db"`, that the manager
+// said does not exist when it is not the one the request was about: an object the request
+// refers to (the database of a datasource, the role of a grant).
+func MissingReference(err error) (string, bool) {
+	var e *Error
+	if errors.As(err, &e) && e.missing != "" {
+		return e.missing, true
+	}
+	return "", false
+}
+
 func namesMissing(msg, subject string) bool {
 	const marker = "not found:"
 	i := strings.LastIndex(msg, marker)

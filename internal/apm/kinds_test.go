@@ -3,6 +3,7 @@ package apm
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,46 @@ func TestErrorKinds(t *testing.T) {
 	conflict := NewConflict("there already")
 	if !IsConflict(fmt.Errorf("create: %w", conflict)) || conflict.Error() == "" {
 		t.Errorf("NewConflict is not a conflict: %v", conflict)
+	}
+}
+
+// Each documented 409 message has its kind, so that the advice fits it.
+func TestConflictKinds(t *testing.T) {
+	for msg, want := range map[string]ConflictKind{
+		"System already exists: shop":                                                            ConflictExists,
+		"Datasource already attached: orders-ds":                                                 ConflictExists,
+		"Application already deployed: /shop":                                                    ConflictExists,
+		"Port 8080 is already used by was-1 on node app-01":                                      ConflictPortUsed,
+		"System shop still has 2 node(s); delete them first":                                     ConflictInUse,
+		"Database orders-db is used by datasource(s) orders-ds; delete them first":               ConflictInUse,
+		"Datasource orders-ds is attached to WAS server(s) was-1 (app-01/shop); detach it first": ConflictInUse,
+		"Server was-2 is a load balancer worker of web server web-1; remove the worker first":    ConflictInUse,
+		"Role operators is granted to user(s) alice; revoke it first":                            ConflictInUse,
+		"something else": ConflictOther,
+	} {
+		if got := ConflictOf(fmt.Errorf("x: %w", &Error{StatusCode: 409, Code: "CONFLICT", Message: msg})); got != want {
+			t.Errorf("%q: kind %d, want %d", msg, got, want)
+		}
+	}
+	if ConflictOf(&Error{StatusCode: 404, Code: "NOT_FOUND", Message: "System already exists: x"}) != ConflictOther {
+		t.Error("only a 409 has a conflict kind")
+	}
+}
+
+// A 404 of the manager that names another object than the request's is a missing
+// reference, without the advice about the endpoint's path prefix.
+func TestMissingReference(t *testing.T) {
+	r := redactor{}
+	ref := r.newHTTPError("POST", "/rest/resource/datasource", "orders-ds", 404, []byte(`{"error":"Database not found: orders-db","code":"NOT_FOUND"}`))
+	if got, ok := MissingReference(ref); !ok || got != `Database "orders-db"` || IsNotFound(ref) || strings.Contains(ref.Error(), "path prefix") {
+		t.Errorf("missing reference %q %v; error %v", got, ok, ref)
+	}
+	proxy := r.newHTTPError("GET", "/rest/systems/shop", "shop", 404, []byte(`<html>not here</html>`))
+	if _, ok := MissingReference(proxy); ok || !strings.Contains(proxy.Error(), "path prefix") {
+		t.Errorf("a proxy's 404 is no missing reference: %v", proxy)
+	}
+	gone := r.newHTTPError("GET", "/rest/systems/shop", "shop", 404, []byte(`{"error":"System not found: shop","code":"NOT_FOUND"}`))
+	if _, ok := MissingReference(gone); ok || !IsNotFound(gone) {
+		t.Errorf("the object itself missing is IsNotFound: %v", gone)
 	}
 }

@@ -126,6 +126,17 @@ func acceptanceTestSources(t *testing.T) string {
 			b.Write(data)
 		}
 	}
+	tfFiles, err := filepath.Glob(filepath.Join("testdata", "*", "*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tfFiles {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+	}
 	return b.String()
 }
 

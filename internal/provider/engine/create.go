@@ -36,7 +36,7 @@ func (r *Resource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, pl
 				return r.unknownOutcome(typ, plan, lost, rerr)
 			}
 			return r.recover(typ, plan, obj, lost)
-		case apm.IsConflict(err) && r.data.adopt:
+		case apm.ConflictOf(err) == apm.ConflictExists && r.data.adopt:
 			return r.adopt(ctx, m, typ, plan, err)
 		case !apm.OutcomeUnknown(err):
 			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.CreateError(plan, err)}
@@ -218,15 +218,16 @@ func readBackWarning(done, what string, err error) diag.Diagnostic {
 		"\n\nThe object is recorded in the state; the values only the manager knows are left empty until the next refresh (plan or apply) fills them in.")
 }
 
-// CreateError explains a failed create. A conflict means the object exists already;
-// the way out is to import it, with an import ID that works.
+// CreateError explains a failed create. A conflict because the object exists already is
+// answered with an import ID that works; other conflicts (a port in use) with their own
+// advice, never with an import.
 func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
 	action := "create " + r.Type.Describe(plan)
-	if !apm.IsConflict(err) || r.Type.ImportID.importID(plan) == "" {
+	if apm.ConflictOf(err) != apm.ConflictExists || r.Type.ImportID.importID(plan) == "" {
 		return callError(action, err)
 	}
 	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
-		"%s\n\nThe object already exists in the manager. To manage it with Terraform, import it instead of creating it (%s), "+
+		"%s To manage it with Terraform, import it instead of creating it (%s), "+
 			"or set adopt_existing = true in the provider to take it over when it matches the configuration.",
 		Explain(err), r.importHint(plan)))
 }

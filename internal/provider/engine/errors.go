@@ -47,8 +47,16 @@ func Explain(err error) string {
 	case apm.IsRateLimited(err):
 		return err.Error() + "\n\nThe manager is limiting the rate of requests, and the provider's retries (max_retries, honouring Retry-After) did not get through. " +
 			"Run with a lower -parallelism, raise max_retries, or try again later."
+	case apm.IsNotFound(err):
+		return err.Error() + "\n\nThe manager says that the object does not exist (any more)."
+	case isMissingReference(err):
+		missing, _ := apm.MissingReference(err)
+		return err.Error() + "\n\nThe manager says that " + missing + ", which this refers to, does not exist. Create it first (in the same " +
+			"configuration, refer to its resource, such as apm_database.example.id, so that Terraform creates it first), or correct the reference."
 	case apm.IsNotFoundAnswer(err):
 		return err.Error() + "\n\nCheck that the endpoint argument (or " + EnvEndpoint + ") is the manager's base URL, without a path prefix it does not have."
+	case apm.IsConflict(err):
+		return err.Error() + conflictAdvice[apm.ConflictOf(err)]
 	case apm.IsUnauthorized(err):
 		return err.Error() + "\n\nThe manager rejected the API key. Check the api_key argument of the provider or the " +
 			EnvAPIKey + " environment variable; the key may be wrong, expired or revoked."
@@ -68,6 +76,21 @@ func Explain(err error) string {
 	default:
 		return err.Error()
 	}
+}
+
+func isMissingReference(err error) bool {
+	_, ok := apm.MissingReference(err)
+	return ok
+}
+
+// conflictAdvice is what to do about each kind of 409. An object that exists already is
+// explained by the create that met it, with its import ID (CreateError).
+var conflictAdvice = map[apm.ConflictKind]string{
+	apm.ConflictExists: "\n\nThe object already exists in the manager.",
+	apm.ConflictInUse: "\n\nThe manager refuses while the objects named above still use this one. Remove them first: delete their resources, " +
+		"or take this object out of them (a worker list, an attachment, a grant), then apply again.",
+	apm.ConflictPortUsed: "\n\nAnother server on the node, named above, already uses the port. Choose a free port, or change or remove that server first.",
+	apm.ConflictOther:    "\n\nThe manager refused the request because of the current state of its objects. Check the objects named above, then apply again.",
 }
 
 // explainTransport explains a request that got no usable answer, and errors that are no
