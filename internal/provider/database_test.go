@@ -24,60 +24,42 @@ const (
 	dbPassword2 = "Orders-Pa55word-second-0002"
 )
 
-// databaseHCL declares apm_database.db, orders-db; extra lines go into the block.
-func databaseHCL(extra ...string) string {
-	return fmt.Sprintf(`
-resource "apm_database" "db" {
-  resource_name = "orders-db"
-  database_type = "PostgreSQL"
-  port          = 5432
-  database_name = "orders"
-  user_name     = "orders_app"
-  %s
-}
-`, strings.Join(extra, "\n  "))
+// hclNull is the value of an optional variable of a testdata file that leaves its
+// argument out (null is what Terraform takes for an argument not set).
+const hclNull = hclExpr("null")
+
+// orNull is vars, name and value pairs for tf, with each of optional that vars does not
+// give set to null.
+func orNull(vars []any, optional ...string) []any {
+	given := map[any]bool{}
+	for i := 0; i < len(vars); i += 2 {
+		given[vars[i]] = true
+	}
+	for _, name := range optional {
+		if !given[name] {
+			vars = append(vars, name, hclNull)
+		}
+	}
+	return vars
 }
 
-// datasourceHCL declares apm_datasource.ds on apm_database.db; extra lines go into it.
-func datasourceHCL(extra ...string) string {
-	return fmt.Sprintf(`
-resource "apm_datasource" "ds" {
-  resource_name = "orders-ds"
-  database_id   = apm_database.db.id
-  %s
-}
-`, strings.Join(extra, "\n  "))
+// databaseTF is testdata/database/one.tf: apm_database.db, the PostgreSQL database name on
+// host, with the optional settings given as name and value pairs (password, password_wo,
+// password_wo_version, timeouts).
+func databaseTF(t testing.TB, name, host string, settings ...any) string {
+	t.Helper()
+	return tf(t, "database/one.tf", orNull(append([]any{"name", name, "host", host}, settings...),
+		"password", "password_wo", "password_wo_version", "timeouts")...)
 }
 
-// checkDatabase passes when the manager's database orders-db passes check.
-func (e *accEnv) checkDatabase(check func(d *apm.Database) error) resource.TestCheckFunc {
-	const name = "orders-db"
+// checkDatabase passes when the manager's database name passes check.
+func (e *accEnv) checkDatabase(name string, check func(d *apm.Database) error) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		d, err := e.admin.GetDatabase(e.ctx(), name)
 		if err != nil {
 			return fmt.Errorf("database %s: %w", name, err)
 		}
 		return check(d)
-	}
-}
-
-// checkDatasource passes when the manager's datasource orders-ds passes check.
-func (e *accEnv) checkDatasource(check func(d *apm.Datasource) error) resource.TestCheckFunc {
-	const name = "orders-ds"
-	return func(*terraform.State) error {
-		d, err := e.admin.GetDatasource(e.ctx(), name)
-		if err != nil {
-			return fmt.Errorf("datasource %s: %w", name, err)
-		}
-		return check(d)
-	}
-}
-
-func poolIs(minSize, maxSize, initial, maxWait int64) func(d *apm.Datasource) error {
-	return func(d *apm.Datasource) error {
-		return want(d.MinPoolSize == minSize && d.MaxPoolSize == maxSize && d.InitialPoolSize == initial && d.MaxWait == maxWait,
-			"pool min %d max %d initial %d maxWait %d, want %d %d %d %d", d.MinPoolSize, d.MaxPoolSize, d.InitialPoolSize, d.MaxWait,
-			minSize, maxSize, initial, maxWait)
 	}
 }
 
@@ -102,17 +84,10 @@ func flatStateLacks(secret string) resource.TestCheckFunc {
 // the same checks that prove the write-only one absent find it here.
 func TestAccDatabase_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
-	password := fmt.Sprintf("password = %q", dbPassword1)
-	first := env.config(databaseHCL(`host = "10.0.2.15"`, password) + `
-data "apm_database" "db" {
-  resource_name = apm_database.db.resource_name
-}
-
-data "apm_databases" "all" {
-  depends_on = [apm_database.db]
-}
-`)
-	moved := env.config(databaseHCL(`host = "db2.internal.example"`, password))
+	env.needsSim("expects apm_databases to list the test's database and no other")
+	db := env.name("orders-db")
+	first := env.config(databaseTF(t, db, "10.0.2.15", "password", dbPassword1) + tf(t, "database/data_sources.tf"))
+	moved := env.config(databaseTF(t, db, "db2.internal.example", "password", dbPassword1))
 	env.test([]resource.TestStep{
 		{
 			Config:           first,
@@ -120,20 +95,20 @@ data "apm_databases" "all" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				stateHoldsKey{dbPassword1, true},
 				statecheck.ExpectSensitiveValue("apm_database.db", tfjsonpath.New("password")),
-				attrString("apm_database.db", "id", "orders-db"),
+				attrString("apm_database.db", "id", db),
 				attrNull("apm_database.db", "password_wo"),
 				attrString("data.apm_database.db", "user_name", "orders_app"),
 				attrString("data.apm_database.db", "database_type", "PostgreSQL"),
 				// The demo-less sim has exactly this database.
 				statecheck.ExpectKnownValue("data.apm_databases.all", tfjsonpath.New("databases"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.StringExact("orders-db"), "resource_name": knownvalue.StringExact("orders-db"),
+						"id": knownvalue.StringExact(db), "resource_name": knownvalue.StringExact(db),
 						"database_type": knownvalue.StringExact("PostgreSQL"), "host": knownvalue.StringExact("10.0.2.15"),
 						"port": knownvalue.Int64Exact(5432), "database_name": knownvalue.StringExact("orders"),
 					}),
 				})),
 			},
-			Check: env.checkDatabase(func(d *apm.Database) error {
+			Check: env.checkDatabase(db, func(d *apm.Database) error {
 				return want(d.Host == "10.0.2.15" && d.DatabaseType == "PostgreSQL" && d.UserName == "orders_app", "database %+v", *d)
 			}),
 		},
@@ -141,7 +116,7 @@ data "apm_databases" "all" {
 			// The manager never returns the password.
 			ResourceName:            "apm_database.db",
 			ImportState:             true,
-			ImportStateId:           "orders-db",
+			ImportStateId:           db,
 			ImportStateVerify:       true,
 			ImportStateVerifyIgnore: []string{"password", "password_wo_version"},
 		},
@@ -149,15 +124,15 @@ data "apm_databases" "all" {
 			// No modify endpoint: a new host replaces the database.
 			Config:           moved,
 			ConfigPlanChecks: applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}),
-			Check: env.checkDatabase(func(d *apm.Database) error {
+			Check: env.checkDatabase(db, func(d *apm.Database) error {
 				return want(d.Host == "db2.internal.example", "host %q", d.Host)
 			}),
 		},
 		{
-			PreConfig:        func() { env.must(env.admin.DeleteDatabase(env.ctx(), "orders-db")) },
+			PreConfig:        func() { env.must(env.admin.DeleteDatabase(env.ctx(), db)) },
 			Config:           moved,
 			ConfigPlanChecks: applied(exactActions{"apm_database.db": plancheck.ResourceActionCreate}),
-			Check:            env.checkDatabase(func(*apm.Database) error { return nil }),
+			Check:            env.checkDatabase(db, func(*apm.Database) error { return nil }),
 		},
 	})
 }
@@ -167,6 +142,8 @@ data "apm_databases" "all" {
 // replaces the database with the new password.
 func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 	env := newAccEnv(t)
+	sim := env.needsSim("counts the database creates the manager received")
+	db := env.name("orders-db")
 	cliLog := filepath.Join(t.TempDir(), "cli.log")
 	setenv(t, "TF_LOG", "TRACE")
 	setenv(t, "TF_ACC_LOG_PATH", cliLog)
@@ -177,24 +154,24 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 		if err := os.WriteFile(file, []byte(password), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		return env.config(databaseHCL(`host = "10.0.2.15"`,
-			fmt.Sprintf("password_wo = file(%q)", file), fmt.Sprintf("password_wo_version = %d", version)))
+		return env.config(databaseTF(t, db, "10.0.2.15",
+			"password_wo", hclExpr(fmt.Sprintf("file(%q)", file)), "password_wo_version", version))
 	}
 	runWriteOnlyAcc(t, env.checkAllGone, []resource.TestStep{
 		{
 			Config:            config(dbPassword1, 1),
 			ConfigPlanChecks:  applied(creates("apm_database.db"), planHoldsKey{dbPassword1, false}),
 			ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 1, dbPassword1, dbPassword2),
-			Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(func(*apm.Database) error { return nil })),
+			Check:             resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword1), env.checkDatabase(db, func(*apm.Database) error { return nil })),
 		},
 		{
 			// A rotation: the new version replaces the database, sending the new password.
-			PreConfig:         env.sim.Sim.ResetRequestCounts,
+			PreConfig:         sim.ResetRequestCounts,
 			Config:            config(dbPassword2, 2),
 			ConfigPlanChecks:  applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}, planHoldsKey{dbPassword2, false}),
 			ConfigStateChecks: writeOnlyStored("apm_database.db", "password", 2, dbPassword1, dbPassword2),
 			Check: resource.ComposeAggregateTestCheckFunc(flatStateLacks(dbPassword2), func(*terraform.State) error {
-				counts := env.sim.Sim.RequestCounts()
+				counts := sim.RequestCounts()
 				n := 0
 				for route, c := range counts {
 					if strings.HasPrefix(route, "POST ") && strings.Contains(route, "/rest/resource/databases") {
@@ -220,136 +197,28 @@ func TestAccDatabase_writeOnlyPassword(t *testing.T) {
 	}
 }
 
-// Datasource: created with the manager's defaults (recorded, no drift), read by the data
-// sources, imported, changed in place, repaired after an out-of-band change, created again
-// after an out-of-band delete.
-func TestAccDatasource_lifecycle(t *testing.T) {
-	env := newAccEnv(t)
-	db := databaseHCL(`host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1))
-	defaults := env.config(db + datasourceHCL() + `
-data "apm_datasource" "ds" {
-  resource_name = apm_datasource.ds.resource_name
-}
-
-data "apm_datasources" "all" {
-  depends_on = [apm_datasource.ds]
-}
-`)
-	sized := env.config(db + datasourceHCL("min_pool_size = 2", "max_pool_size = 20", "initial_pool_size = 5", "max_wait = 10000"))
-	pool := func(addr string, minSize, maxSize, initial, maxWait int64) []statecheck.StateCheck {
-		return []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolMin), knownvalue.Int64Exact(minSize)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolMax), knownvalue.Int64Exact(maxSize)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolInitial), knownvalue.Int64Exact(initial)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolMaxWait), knownvalue.Int64Exact(maxWait)),
-		}
-	}
-	env.test([]resource.TestStep{
-		{
-			Config:           defaults,
-			ConfigPlanChecks: applied(creates("apm_datasource.ds")),
-			ConfigStateChecks: append(append(pool("apm_datasource.ds", 1, 10, 1, 30000), pool("data.apm_datasource.ds", 1, 10, 1, 30000)...),
-				attrString("apm_datasource.ds", "database_id", "orders-db"),
-				statecheck.ExpectKnownValue("data.apm_datasources.all", tfjsonpath.New("datasources"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.StringExact("orders-ds"), "resource_name": knownvalue.StringExact("orders-ds"),
-						"database_id": knownvalue.StringExact("orders-db"), poolMin: knownvalue.Int64Exact(1), poolMax: knownvalue.Int64Exact(10),
-					}),
-				})),
-			),
-			Check: env.checkDatasource(poolIs(1, 10, 1, 30000)),
-		},
-		{
-			ResourceName:      "apm_datasource.ds",
-			ImportState:       true,
-			ImportStateId:     "orders-ds",
-			ImportStateVerify: true,
-		},
-		{
-			Config:            sized,
-			ConfigPlanChecks:  applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionUpdate}),
-			ConfigStateChecks: pool("apm_datasource.ds", 2, 20, 5, 10000),
-			Check:             env.checkDatasource(poolIs(2, 20, 5, 10000)),
-		},
-		{
-			PreConfig: func() {
-				maxSize := int64(30)
-				env.must(env.admin.ModifyDatasource(env.ctx(), "orders-ds", apm.DatasourceUpdate{MaxPoolSize: &maxSize}))
-			},
-			Config: sized,
-			ConfigPlanChecks: applied(
-				exactActions{"apm_datasource.ds": plancheck.ResourceActionUpdate},
-				plancheck.ExpectKnownValue("apm_datasource.ds", tfjsonpath.New(poolMax), knownvalue.Int64Exact(20)),
-			),
-			Check: env.checkDatasource(poolIs(2, 20, 5, 10000)),
-		},
-		{
-			PreConfig:        func() { env.must(env.admin.DeleteDatasource(env.ctx(), "orders-ds")) },
-			Config:           sized,
-			ConfigPlanChecks: applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionCreate}),
-			Check:            env.checkDatasource(poolIs(2, 20, 5, 10000)),
-		},
-		{
-			// Raising min_pool_size above the initial size that the state recorded is refused
-			// at plan, naming both values, rather than by the manager at apply.
-			Config:      env.config(db + datasourceHCL("min_pool_size = 8", "max_pool_size = 20", "max_wait = 10000")),
-			PlanOnly:    true,
-			ExpectError: errorMatching("min_pool_size (8) must not be greater than initial_pool_size (5)"),
-		},
-	})
-}
-
 // A database still used by a datasource made outside Terraform: its delete waits, then
 // fails naming the datasource; once the datasource is gone, the delete succeeds.
 func TestAccDatabase_deleteBlockedByDatasource(t *testing.T) {
 	env := newAccEnv(t)
-	withDB := env.config(databaseHCL(`host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1), `timeouts = { delete = "2s" }`))
+	db, stray := env.name("orders-db"), env.name("stray-ds")
+	withDB := env.config(databaseTF(t, db, "10.0.2.15", "password", dbPassword1, "timeouts", hclExpr(`{ delete = "2s" }`)))
 	without := env.config("")
 	env.test([]resource.TestStep{
 		{Config: withDB, ConfigPlanChecks: applied()},
 		{
 			PreConfig: func() {
-				env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: "stray-ds", DatabaseResourceName: "orders-db"}))
+				env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: stray, DatabaseResourceName: db}))
 			},
 			Config:      without,
-			ExpectError: errorMatching(`gave up after 2s`, `still held by datasource "stray-ds"`, "is used by datasource(s) stray-ds"),
+			ExpectError: errorMatching(`gave up after 2s`, fmt.Sprintf("still held by datasource %q", stray), "is used by datasource(s) "+stray),
 		},
 		{
-			PreConfig: func() { env.must(env.admin.DeleteDatasource(env.ctx(), "stray-ds")) },
+			PreConfig: func() { env.must(env.admin.DeleteDatasource(env.ctx(), stray)) },
 			Config:    without,
 			Check: func(*terraform.State) error {
-				_, err := env.admin.GetDatabase(env.ctx(), "orders-db")
+				_, err := env.admin.GetDatabase(env.ctx(), db)
 				return want(apm.IsNotFound(err), "database still there after destroy: %v", err)
-			},
-		},
-	})
-}
-
-// A datasource still attached to a WAS server made outside Terraform: its delete waits,
-// then fails naming the server; once detached, the delete succeeds.
-func TestAccDatasource_deleteBlockedByWASServer(t *testing.T) {
-	env := newAccEnv(t)
-	db := databaseHCL(`host = "10.0.2.15"`, fmt.Sprintf("password = %q", dbPassword1))
-	withDS := env.config(db + datasourceHCL(`timeouts = { delete = "2s" }`))
-	env.test([]resource.TestStep{
-		{Config: withDS, ConfigPlanChecks: applied()},
-		{
-			PreConfig: func() {
-				env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-				env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "app-01", SystemName: "shop", HostIP: "10.0.0.21", AgentPort: 7730}))
-				env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-01", SystemName: "shop", HTTPPort: 8080}))
-				env.must(env.admin.AttachDatasource(env.ctx(), wasRef("was-1"), "orders-ds"))
-			},
-			Config: env.config(db),
-			ExpectError: errorMatching(`gave up after 2s`, `still held by WAS server "was-1" on node "app-01" of system "shop"`,
-				"is attached to WAS server(s)"),
-		},
-		{
-			PreConfig: func() { env.must(env.admin.DetachDatasource(env.ctx(), wasRef("was-1"), "orders-ds")) },
-			Config:    env.config(db),
-			Check: func(*terraform.State) error {
-				_, err := env.admin.GetDatasource(env.ctx(), "orders-ds")
-				return want(apm.IsNotFound(err), "datasource still there after destroy: %v", err)
 			},
 		},
 	})

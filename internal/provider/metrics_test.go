@@ -94,20 +94,26 @@ func webTrafficValues(w apm.WebTraffic, out map[string]any) map[string]any {
 	return out
 }
 
+// nodeMetricsTF is testdata/metrics/node.tf: data.apm_node_metrics.x of the node, with
+// include_servers (a bool, or hclNull to leave it out).
+func nodeMetricsTF(t testing.TB, system, node string, include any) string {
+	t.Helper()
+	return tf(t, "metrics/node.tf", "system_name", system, "node_name", node, "include_servers", include)
+}
+
+// serverMetricsTF is file, one of testdata/metrics/*_server.tf: the metrics of the server
+// id on the node.
+func serverMetricsTF(t testing.TB, file, system, node, id string) string {
+	t.Helper()
+	return tf(t, file, "system_name", system, "node_name", node, "server_id", id)
+}
+
 // The node list and one node, without and then with its servers; the values are the
 // manager's.
 func TestAccMetrics_nodes(t *testing.T) {
 	env := newMetricsEnv(t)
-	nodeConfig := func(include string) string {
-		return env.config(fmt.Sprintf(`
-data "apm_nodes_metrics" "all" {}
-
-data "apm_node_metrics" "web" {
-  system_name = "shop"
-  node_name   = "web-01"
-  %s
-}
-`, include))
+	nodeConfig := func(include any) string {
+		return env.config(tf(t, "metrics/nodes.tf") + nodeMetricsTF(t, "shop", "web-01", include))
 	}
 	wantList := func() (map[string]any, error) {
 		nodes, err := env.admin.NodeMetricsList(env.ctx())
@@ -165,19 +171,19 @@ data "apm_node_metrics" "web" {
 	}
 	env.test([]resource.TestStep{
 		{
-			Config: nodeConfig(""),
+			Config: nodeConfig(hclNull),
 			ConfigStateChecks: []statecheck.StateCheck{
 				metricsCheck("data.apm_nodes_metrics.all", wantList),
-				metricsCheck("data.apm_node_metrics.web", wantNode(nil)),
+				metricsCheck("data.apm_node_metrics.x", wantNode(nil)),
 			},
 		},
 		{
-			Config:            nodeConfig("include_servers = false"),
-			ConfigStateChecks: []statecheck.StateCheck{metricsCheck("data.apm_node_metrics.web", wantNode(false))},
+			Config:            nodeConfig(false),
+			ConfigStateChecks: []statecheck.StateCheck{metricsCheck("data.apm_node_metrics.x", wantNode(false))},
 		},
 		{
-			Config:            nodeConfig("include_servers = true"),
-			ConfigStateChecks: []statecheck.StateCheck{metricsCheck("data.apm_node_metrics.web", wantNode(true))},
+			Config:            nodeConfig(true),
+			ConfigStateChecks: []statecheck.StateCheck{metricsCheck("data.apm_node_metrics.x", wantNode(true))},
 		},
 	})
 	if n := env.writes(); n != 0 {
@@ -192,33 +198,11 @@ func TestAccMetrics_serversAndContainers(t *testing.T) {
 		return map[string]any{"system_name": "shop", "node_name": "web-01", "server_id": id}
 	}
 	env.test([]resource.TestStep{{
-		Config: env.config(`
-data "apm_was_server_metrics" "x" {
-  system_name = "shop"
-  node_name   = "web-01"
-  server_id   = "was-01"
-}
-
-data "apm_web_server_metrics" "x" {
-  system_name = "shop"
-  node_name   = "web-01"
-  server_id   = "web-01"
-}
-
-data "apm_session_server_metrics" "x" {
-  system_name = "shop"
-  node_name   = "web-01"
-  server_id   = "session-01"
-}
-
-data "apm_was_container_metrics" "x" {
-  host_name = "shop-was-0"
-}
-
-data "apm_web_container_metrics" "x" {
-  host_name = "shop-web-1"
-}
-`),
+		Config: env.config(serverMetricsTF(t, "metrics/was_server.tf", "shop", "web-01", "was-01") +
+			serverMetricsTF(t, "metrics/web_server.tf", "shop", "web-01", "web-01") +
+			serverMetricsTF(t, "metrics/session_server.tf", "shop", "web-01", "session-01") +
+			tf(t, "metrics/was_container.tf", "host_name", "shop-was-0") +
+			tf(t, "metrics/web_container.tf", "host_name", "shop-web-1")),
 		ConfigStateChecks: []statecheck.StateCheck{
 			metricsCheck("data.apm_was_server_metrics.x", func() (map[string]any, error) {
 				m, err := env.admin.WASServerMetrics(env.ctx(), "shop", "web-01", "was-01")
@@ -273,43 +257,27 @@ data "apm_web_container_metrics" "x" {
 // Unknown systems, nodes, servers (also of another kind) and hosts are errors naming them.
 func TestAccMetrics_errors(t *testing.T) {
 	env := newMetricsEnv(t)
-	server := func(kind, system, node, id string) string {
-		return env.config(fmt.Sprintf(`
-data "apm_%s_server_metrics" "x" {
-  system_name = %q
-  node_name   = %q
-  server_id   = %q
-}
-`, kind, system, node, id))
+	node := func(system, name string, include bool) string {
+		return env.config(nodeMetricsTF(t, system, name, include))
 	}
-	node := func(system, name, include string) string {
-		return env.config(fmt.Sprintf(`
-data "apm_node_metrics" "x" {
-  system_name     = %q
-  node_name       = %q
-  include_servers = %s
-}
-`, system, name, include))
+	server := func(file, system, node, id string) string {
+		return env.config(serverMetricsTF(t, file, system, node, id))
 	}
-	container := func(kind, host string) string {
-		return env.config(fmt.Sprintf(`
-data "apm_%s_container_metrics" "x" {
-  host_name = %q
-}
-`, kind, host))
+	container := func(file, host string) string {
+		return env.config(tf(t, file, "host_name", host))
 	}
 	steps := []resource.TestStep{
-		{Config: node("nosuch", "web-01", "false"), ExpectError: errorMatching("Failed to read apm_node_metrics", "System not found: nosuch")},
-		{Config: node("shop", "nope", "false"), ExpectError: errorMatching("Failed to read apm_node_metrics", "Node not found: nope")},
-		{Config: node("shop", "nope", "true"), ExpectError: errorMatching("Failed to read apm_node_metrics", "Node not found: nope")},
-		{Config: server("was", "shop", "nope", "was-01"), ExpectError: errorMatching("Failed to read apm_was_server_metrics", "Node not found: nope")},
-		{Config: server("was", "shop", "web-01", "was-09"), ExpectError: errorMatching("Failed to read apm_was_server_metrics", "Server not found: was-09")},
-		{Config: server("web", "shop", "web-01", "was-01"), ExpectError: errorMatching("Failed to read apm_web_server_metrics", "Server not found: was-01")},
-		{Config: server("session", "shop", "app-01", "session-01"), ExpectError: errorMatching("Failed to read apm_session_server_metrics", "Server not found: session-01")},
-		{Config: container("was", "shop-web-0"), ExpectError: errorMatching("Failed to read apm_was_container_metrics", "Container not found: shop-web-0")},
-		{Config: container("web", "nohost"), ExpectError: errorMatching("Failed to read apm_web_container_metrics", "Container not found: nohost")},
+		{Config: node("nosuch", "web-01", false), ExpectError: errorMatching("Failed to read apm_node_metrics", "System not found: nosuch")},
+		{Config: node("shop", "nope", false), ExpectError: errorMatching("Failed to read apm_node_metrics", "Node not found: nope")},
+		{Config: node("shop", "nope", true), ExpectError: errorMatching("Failed to read apm_node_metrics", "Node not found: nope")},
+		{Config: server("metrics/was_server.tf", "shop", "nope", "was-01"), ExpectError: errorMatching("Failed to read apm_was_server_metrics", "Node not found: nope")},
+		{Config: server("metrics/was_server.tf", "shop", "web-01", "was-09"), ExpectError: errorMatching("Failed to read apm_was_server_metrics", "Server not found: was-09")},
+		{Config: server("metrics/web_server.tf", "shop", "web-01", "was-01"), ExpectError: errorMatching("Failed to read apm_web_server_metrics", "Server not found: was-01")},
+		{Config: server("metrics/session_server.tf", "shop", "app-01", "session-01"), ExpectError: errorMatching("Failed to read apm_session_server_metrics", "Server not found: session-01")},
+		{Config: container("metrics/was_container.tf", "shop-web-0"), ExpectError: errorMatching("Failed to read apm_was_container_metrics", "Container not found: shop-web-0")},
+		{Config: container("metrics/web_container.tf", "nohost"), ExpectError: errorMatching("Failed to read apm_web_container_metrics", "Container not found: nohost")},
 		// The framework's final destroy needs a valid last configuration.
-		{Config: container("web", "shop-web-0")},
+		{Config: container("metrics/web_container.tf", "shop-web-0")},
 	}
 	env.test(steps)
 }

@@ -1,0 +1,148 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// datasourceTF is testdata/datasource/one.tf: apm_datasource.ds, named name, on
+// apm_database.db, with the optional settings given as name and value pairs
+// (min_pool_size, max_pool_size, initial_pool_size, max_wait, timeouts).
+func datasourceTF(t testing.TB, name string, settings ...any) string {
+	t.Helper()
+	return tf(t, "datasource/one.tf", orNull(append([]any{"name", name, "database_id", hclExpr("apm_database.db.id")}, settings...),
+		"min_pool_size", "max_pool_size", "initial_pool_size", "max_wait", "timeouts")...)
+}
+
+// checkDatasource passes when the manager's datasource name passes check.
+func (e *accEnv) checkDatasource(name string, check func(d *apm.Datasource) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		d, err := e.admin.GetDatasource(e.ctx(), name)
+		if err != nil {
+			return fmt.Errorf("datasource %s: %w", name, err)
+		}
+		return check(d)
+	}
+}
+
+func poolIs(minSize, maxSize, initial, maxWait int64) func(d *apm.Datasource) error {
+	return func(d *apm.Datasource) error {
+		return want(d.MinPoolSize == minSize && d.MaxPoolSize == maxSize && d.InitialPoolSize == initial && d.MaxWait == maxWait,
+			"pool min %d max %d initial %d maxWait %d, want %d %d %d %d", d.MinPoolSize, d.MaxPoolSize, d.InitialPoolSize, d.MaxWait,
+			minSize, maxSize, initial, maxWait)
+	}
+}
+
+// Datasource: created with the manager's defaults (recorded, no drift), read by the data
+// sources, imported, changed in place, repaired after an out-of-band change, created again
+// after an out-of-band delete.
+func TestAccDatasource_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	env.needsSim("expects apm_datasources to list the test's datasource and no other")
+	dbName, ds := env.name("orders-db"), env.name("orders-ds")
+	db := databaseTF(t, dbName, "10.0.2.15", "password", dbPassword1)
+	defaults := env.config(db + datasourceTF(t, ds) + tf(t, "datasource/data_sources.tf"))
+	sized := env.config(db + datasourceTF(t, ds, "min_pool_size", 2, "max_pool_size", 20, "initial_pool_size", 5, "max_wait", 10000))
+	pool := func(addr string, minSize, maxSize, initial, maxWait int64) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolMin), knownvalue.Int64Exact(minSize)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolMax), knownvalue.Int64Exact(maxSize)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolInitial), knownvalue.Int64Exact(initial)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New(poolMaxWait), knownvalue.Int64Exact(maxWait)),
+		}
+	}
+	env.test([]resource.TestStep{
+		{
+			Config:           defaults,
+			ConfigPlanChecks: applied(creates("apm_datasource.ds")),
+			ConfigStateChecks: append(append(pool("apm_datasource.ds", 1, 10, 1, 30000), pool("data.apm_datasource.ds", 1, 10, 1, 30000)...),
+				attrString("apm_datasource.ds", "database_id", dbName),
+				statecheck.ExpectKnownValue("data.apm_datasources.all", tfjsonpath.New("datasources"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"id": knownvalue.StringExact(ds), "resource_name": knownvalue.StringExact(ds),
+						"database_id": knownvalue.StringExact(dbName), poolMin: knownvalue.Int64Exact(1), poolMax: knownvalue.Int64Exact(10),
+					}),
+				})),
+			),
+			Check: env.checkDatasource(ds, poolIs(1, 10, 1, 30000)),
+		},
+		{
+			ResourceName:      "apm_datasource.ds",
+			ImportState:       true,
+			ImportStateId:     ds,
+			ImportStateVerify: true,
+		},
+		{
+			Config:            sized,
+			ConfigPlanChecks:  applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionUpdate}),
+			ConfigStateChecks: pool("apm_datasource.ds", 2, 20, 5, 10000),
+			Check:             env.checkDatasource(ds, poolIs(2, 20, 5, 10000)),
+		},
+		{
+			PreConfig: func() {
+				maxSize := int64(30)
+				env.must(env.admin.ModifyDatasource(env.ctx(), ds, apm.DatasourceUpdate{MaxPoolSize: &maxSize}))
+			},
+			Config: sized,
+			ConfigPlanChecks: applied(
+				exactActions{"apm_datasource.ds": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_datasource.ds", tfjsonpath.New(poolMax), knownvalue.Int64Exact(20)),
+			),
+			Check: env.checkDatasource(ds, poolIs(2, 20, 5, 10000)),
+		},
+		{
+			PreConfig:        func() { env.must(env.admin.DeleteDatasource(env.ctx(), ds)) },
+			Config:           sized,
+			ConfigPlanChecks: applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionCreate}),
+			Check:            env.checkDatasource(ds, poolIs(2, 20, 5, 10000)),
+		},
+		{
+			// Raising min_pool_size above the initial size that the state recorded is refused
+			// at plan, naming both values, rather than by the manager at apply.
+			Config:      env.config(db + datasourceTF(t, ds, "min_pool_size", 8, "max_pool_size", 20, "max_wait", 10000)),
+			PlanOnly:    true,
+			ExpectError: errorMatching("min_pool_size (8) must not be greater than initial_pool_size (5)"),
+		},
+	})
+}
+
+// A datasource still attached to a WAS server made outside Terraform: its delete waits,
+// then fails naming the server; once detached, the delete succeeds.
+func TestAccDatasource_deleteBlockedByWASServer(t *testing.T) {
+	env := newAccEnv(t)
+	ds, shop := env.name("orders-ds"), env.name("shop")
+	was := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: shop}
+	db := databaseTF(t, env.name("orders-db"), "10.0.2.15", "password", dbPassword1)
+	withDS := env.config(db + datasourceTF(t, ds, "timeouts", hclExpr(`{ delete = "2s" }`)))
+	env.test([]resource.TestStep{
+		{Config: withDS, ConfigPlanChecks: applied()},
+		{
+			PreConfig: func() {
+				env.must(env.admin.CreateSystem(env.ctx(), shop))
+				env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "app-01", SystemName: shop, HostIP: "10.0.0.21", AgentPort: 7730}))
+				env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-01", SystemName: shop, HTTPPort: 8080}))
+				env.must(env.admin.AttachDatasource(env.ctx(), was, ds))
+			},
+			Config: env.config(db),
+			ExpectError: errorMatching(`gave up after 2s`, fmt.Sprintf(`still held by WAS server "was-1" on node "app-01" of system %q`, shop),
+				"is attached to WAS server(s)"),
+		},
+		{
+			PreConfig: func() { env.must(env.admin.DetachDatasource(env.ctx(), was, ds)) },
+			Config:    env.config(db),
+			Check: func(*terraform.State) error {
+				_, err := env.admin.GetDatasource(env.ctx(), ds)
+				return want(apm.IsNotFound(err), "datasource still there after destroy: %v", err)
+			},
+		},
+	})
+}
