@@ -1,0 +1,36 @@
+variable "system_name" { type = string }
+variable "context_path" { type = string }
+variable "source_path" { type = string }
+
+resource "apm_system" "shop" {
+  name = var.system_name
+}
+
+resource "apm_node" "app" {
+  system_id  = apm_system.shop.id
+  name       = "app-01"
+  host_ip    = "10.0.0.21"
+  agent_port = 7730
+}
+
+resource "apm_was_server" "a" {
+  node_id   = apm_node.app.id
+  server_id = "was-1"
+  mode      = "install"
+  http_port = 8080
+  state     = "running"
+}
+
+resource "apm_was_application" "shop" {
+  was_server_id    = apm_was_server.a.id
+  context_path     = var.context_path
+  source_path      = var.source_path
+  application_name = "shop"
+}
+
+data "apm_was_applications" "was1" {
+  system_name = var.system_name
+  node_name   = "app-01"
+  server_id   = apm_was_server.a.server_id
+  depends_on  = [apm_was_application.shop]
+}

@@ -1,0 +1,37 @@
+variable "system_name" { type = string }
+
+resource "apm_system" "shop" {
+  name = var.system_name
+}
+
+resource "apm_node" "app" {
+  system_id  = apm_system.shop.id
+  name       = "app-01"
+  host_ip    = "10.0.0.21"
+  agent_port = 7730
+}
+
+resource "apm_web_server" "w" {
+  node_id   = apm_node.app.id
+  server_id = "web-1"
+  mode      = "install"
+  http_port = 80
+}
+
+resource "apm_was_server" "was1" {
+  node_id   = apm_node.app.id
+  server_id = "was-1"
+  mode      = "install"
+  http_port = 8081
+  ajp_port  = 8009
+}
+
+resource "apm_web_workers" "w" {
+  web_server_id = apm_web_server.w.id
+  workers       = [{ was_server_id = apm_was_server.was1.id, lb_factor = 3 }]
+}
+
+resource "apm_web_uri_patterns" "u" {
+  web_server_id = apm_web_server.w.id
+  patterns      = ["/api/*"]
+}
