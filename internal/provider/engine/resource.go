@@ -94,7 +94,22 @@ func (r *Resource[T, C]) UpgradeState(context.Context) map[int64]resource.StateU
 }
 
 func (r *Resource[T, C]) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return r.Type.Validators
+	return append([]resource.ConfigValidator{timeoutsValidator{}}, r.Type.Validators...)
+}
+
+// timeoutsValidator refuses, at validate, timeouts that are not positive durations.
+type timeoutsValidator struct{}
+
+func (timeoutsValidator) Description(context.Context) string {
+	return "each of timeouts.create, update and delete must be a positive duration such as 30s or 5m"
+}
+
+func (v timeoutsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (timeoutsValidator) ValidateResource(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if config, err := AttrsOf(req.Config.Raw); err == nil {
+		checkTimeouts(config, &resp.Diagnostics)
+	}
 }
 
 // engineResource is the one implementation of resource.Resource.
@@ -195,7 +210,7 @@ func checkTimeouts(plan Attrs, diags *diag.Diagnostics) {
 		}
 		if d, err := time.ParseDuration(text); err != nil || d <= 0 {
 			diags.AddAttributeError(path.Root("timeouts").AtName(op), "Invalid timeout",
-				fmt.Sprintf("timeouts.%s must be a positive duration such as 30s or 5m, got: %q.", op, text))
+				fmt.Sprintf("timeouts.%s must be a positive duration such as 30s, 5m or 1h30m, got: %q.", op, text))
 		}
 	}
 }
