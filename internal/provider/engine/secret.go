@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
@@ -53,7 +54,35 @@ func SecretFields[T any](s Secret) []Field[T] {
 
 // Validators require exactly one of the secret's two values.
 func (s Secret) Validators() []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name))}
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name)), versionOnlyWithWriteOnly{s}}
+}
+
+// versionOnlyWithWriteOnly refuses <name>_wo_version beside the sensitive <name>: it
+// would do nothing there (a new sensitive value is sent whenever it changes), and a user
+// who sets it believes a rotation is under way.
+type versionOnlyWithWriteOnly struct{ s Secret }
+
+func (v versionOnlyWithWriteOnly) Description(context.Context) string {
+	return fmt.Sprintf("%s goes with %s only", v.s.Version(), v.s.writeOnly())
+}
+
+func (v versionOnlyWithWriteOnly) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v versionOnlyWithWriteOnly) ValidateResource(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	config, err := AttrsOf(req.Config.Raw)
+	if err != nil {
+		return
+	}
+	version, sensitive := config[v.s.Version()], config[v.s.Name]
+	if version.IsNull() || sensitive.IsNull() || !sensitive.IsKnown() {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(path.Root(v.s.Version()), "Invalid attribute combination", fmt.Sprintf(
+		"%s sends %s again when it changes; it does nothing beside %s, whose new value is sent whenever it changes. "+
+			"Remove %s, or give the value as %s (Terraform 1.11 or later, OpenTofu) and keep the version.",
+		v.s.Version(), v.s.writeOnly(), v.s.Name, v.s.Version(), v.s.writeOnly()))
 }
 
 // Value is the secret a plan carries: the write-only value (the engine adds it from the
