@@ -113,6 +113,7 @@ func TestAccDataSources_notFound(t *testing.T) {
 	env := newAccEnv(t)
 	shop, missing := env.name("shop"), env.name("missing")
 	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	t.Cleanup(func() { env.must(env.admin.DeleteSystem(env.ctx(), shop)) }) // no trace on a shared manager
 	env.test([]resource.TestStep{
 		{
 			Config:      env.config(tf(t, "data_sources/system.tf", "name", missing)),
