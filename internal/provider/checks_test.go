@@ -46,7 +46,7 @@ func (c checkStatus) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest
 // The check blocks of examples/checks warn exactly when their condition holds in the
 // manager: a license expiring within 30 days, a WAS server not running, a node above 90 %
 // disk. Each is made to fail and to pass.
-func TestAccHealthChecksExample(t *testing.T) {
+func TestAccHealthChecks_example(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	// A fixed clock makes the metrics the provider reads those the test reads; without a
 	// transition delay a started server runs at once under it.
@@ -54,11 +54,12 @@ func TestAccHealthChecksExample(t *testing.T) {
 	cfg := env.config(exampleConfig(t, "checks"))
 	// apmsim plans a node's license from its number: the first node's expires in 20 days,
 	// the second's in a year.
-	env.must(env.admin.CreateSystem(env.ctx(), "health"))
-	env.createNode("health", "app-01", "10.0.0.21", 7730)
-	env.createNode("health", "app-02", "10.0.0.22", 7731)
-	was := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-02", SystemName: "health"}
-	env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-1", NodeName: "app-02", SystemName: "health", HTTPPort: 8080}))
+	health := env.name("health")
+	env.must(env.admin.CreateSystem(env.ctx(), health))
+	env.createNode(health, "app-01", "10.0.0.21", 7730)
+	env.createNode(health, "app-02", "10.0.0.22", 7731)
+	was := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-02", SystemName: health}
+	env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: was.ServerID, NodeName: was.NodeName, SystemName: health, HTTPPort: 8080}))
 
 	licensesHold := func() (bool, error) {
 		licenses, err := env.admin.ListLicenses(env.ctx())
@@ -122,7 +123,7 @@ func TestAccHealthChecksExample(t *testing.T) {
 		{
 			// app-01 is gone and was-1 runs: both pass.
 			PreConfig: func() {
-				env.deleteNode("health", "app-01")
+				env.deleteNode(health, "app-01")
 				env.must(env.admin.StartServer(env.ctx(), was))
 				if ok, err := serversHold(); !ok || err != nil {
 					t.Fatalf("arrangement: was-1 should run now (%v)", err)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -8,72 +9,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
-// The data sources read what the resources (or anyone else) created; depends_on makes
-// them read after the writes of the same apply.
-const dataSourcesConfig = `
-resource "apm_system" "shop" {
-  name = "shop"
-}
-
-resource "apm_system" "batch" {
-  name = "batch"
-}
-
-resource "apm_node" "web" {
-  system_id  = apm_system.shop.id
-  name       = "web-01"
-  host_ip    = "10.0.0.11"
-  agent_port = 7730
-}
-
-resource "apm_node" "app" {
-  system_id  = apm_system.shop.id
-  name       = "app-01"
-  host_ip    = "10.0.0.12"
-  agent_port = 7731
-}
-
-resource "apm_node" "job" {
-  system_id  = apm_system.batch.id
-  name       = "job-01"
-  host_ip    = "10.0.1.1"
-  agent_port = 7732
-}
-
-data "apm_systems" "all" {
-  depends_on = [apm_node.web, apm_node.app, apm_node.job]
-}
-
-data "apm_system" "shop" {
-  name       = apm_system.shop.name
-  depends_on = [apm_node.web, apm_node.app]
-}
-
-data "apm_nodes" "shop" {
-  system_name = apm_system.shop.name
-  depends_on  = [apm_node.web, apm_node.app]
-}
-
-data "apm_nodes" "all" {
-  depends_on = [apm_node.web, apm_node.app, apm_node.job]
-}
-
-data "apm_node" "web" {
-  system_name = apm_system.shop.name
-  name        = apm_node.web.name
-}
-
-data "apm_public_nodes" "all" {}
-
-data "apm_manager_info" "this" {}
-`
-
-func TestAccDataSources(t *testing.T) {
+// The data sources read what the resources (or anyone else) created.
+func TestAccDataSources_readWhatResourcesCreated(t *testing.T) {
 	env := newAccEnv(t)
+	env.needsSim("expects the lists of systems, nodes and public nodes to hold only this test's")
+	shop, batch := env.name("shop"), env.name("batch")
 	info, err := env.admin.ManagerInfo(env.ctx())
 	env.must(err)
 	public, err := env.admin.ListPublicNodes(env.ctx())
@@ -89,18 +31,18 @@ func TestAccDataSources(t *testing.T) {
 
 	env.test([]resource.TestStep{
 		{
-			Config:           env.config(dataSourcesConfig),
+			Config:           env.config(tf(t, "data_sources/two_systems.tf", "shop", shop, "batch", batch)),
 			ConfigPlanChecks: applied(),
 			ConfigStateChecks: []statecheck.StateCheck{
 				// apm_systems: sorted by name, with counts and ids.
 				statecheck.ExpectKnownValue("data.apm_systems.all", systems, knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "name": knownvalue.StringExact("batch"), "node_count": knownvalue.Int64Exact(1),
+						"id": knownvalue.NotNull(), "name": knownvalue.StringExact(batch), "node_count": knownvalue.Int64Exact(1),
 						"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
 						"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
 					}),
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "name": knownvalue.StringExact("shop"), "node_count": knownvalue.Int64Exact(2),
+						"id": knownvalue.NotNull(), "name": knownvalue.StringExact(shop), "node_count": knownvalue.Int64Exact(2),
 						"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
 						"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
 					}),
@@ -123,12 +65,12 @@ func TestAccDataSources(t *testing.T) {
 				// apm_nodes with a filter: only shop's, sorted, every item attribute.
 				statecheck.ExpectKnownValue("data.apm_nodes.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
+						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact(shop),
 						"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"),
 						"agent_port": knownvalue.Int64Exact(7731), "status": knownvalue.StringExact("running"),
 					}),
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact("shop"),
+						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact(shop),
 						"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"),
 						"agent_port": knownvalue.Int64Exact(7730), "status": knownvalue.StringExact("running"),
 					}),
@@ -139,9 +81,9 @@ func TestAccDataSources(t *testing.T) {
 
 				// apm_nodes without a filter: every node, sorted by system then name.
 				statecheck.ExpectKnownValue("data.apm_nodes.all", nodes, knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("batch"), "name": knownvalue.StringExact("job-01")}),
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("app-01")}),
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact("shop"), "name": knownvalue.StringExact("web-01")}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact(batch), "name": knownvalue.StringExact("job-01")}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact(shop), "name": knownvalue.StringExact("app-01")}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"system_name": knownvalue.StringExact(shop), "name": knownvalue.StringExact("web-01")}),
 				})),
 				sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("system_id"), "apm_system.batch", "id"),
 				sameAs("data.apm_nodes.all", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.job", "id"),
@@ -169,28 +111,20 @@ func TestAccDataSources(t *testing.T) {
 
 func TestAccDataSources_notFound(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
+	shop, missing := env.name("shop"), env.name("missing")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	t.Cleanup(func() { env.must(env.admin.DeleteSystem(env.ctx(), shop)) }) // no trace on a shared manager
 	env.test([]resource.TestStep{
 		{
-			Config:      env.config(`data "apm_system" "missing" { name = "missing" }`),
-			ExpectError: errorMatching("Failed to read apm_system", "System not found: missing"),
+			Config:      env.config(tf(t, "data_sources/system.tf", "name", missing)),
+			ExpectError: errorMatching("Failed to read apm_system", "System not found: "+missing),
 		},
 		{
-			Config: env.config(`
-data "apm_node" "missing" {
-  system_name = "missing"
-  name        = "n1"
-}
-`),
-			ExpectError: errorMatching("Failed to read apm_node", "System not found: missing"),
+			Config:      env.config(tf(t, "data_sources/node.tf", "system_name", missing, "name", "n1")),
+			ExpectError: errorMatching("Failed to read apm_node", "System not found: "+missing),
 		},
 		{
-			Config: env.config(`
-data "apm_node" "missing" {
-  system_name = "shop"
-  name        = "n1"
-}
-`),
+			Config:      env.config(tf(t, "data_sources/node.tf", "system_name", shop, "name", "n1")),
 			ExpectError: errorMatching("Failed to read apm_node", "Node not found: n1"),
 		},
 	})
@@ -200,18 +134,20 @@ data "apm_node" "missing" {
 // list; and it writes nothing.
 func TestAccDataSourceNodes_unknownSystem(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	env.sim.Sim.ResetRequestCounts()
+	sim := env.needsSim("counts the requests that reach the manager")
+	shop, nosuch := env.name("shop"), env.name("nosuch")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	sim.ResetRequestCounts()
 	env.test([]resource.TestStep{
 		{
-			Config:      env.config(`data "apm_nodes" "x" { system_name = "nosuch" }`),
-			ExpectError: errorMatching("Failed to read apm_nodes", `no system is named "nosuch"`),
+			Config:      env.config(tf(t, "data_sources/nodes_of_system.tf", "system_name", nosuch)),
+			ExpectError: errorMatching("Failed to read apm_nodes", fmt.Sprintf("no system is named %q", nosuch)),
 		},
 		{
 			// An existing system without nodes is an empty list.
-			Config: env.config(`data "apm_nodes" "x" { system_name = "shop" }`),
+			Config: env.config(tf(t, "data_sources/nodes_of_system.tf", "system_name", shop)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.apm_nodes.x", tfjsonpath.New("nodes"), knownvalue.ListSizeExact(0)),
+				statecheck.ExpectKnownValue("data.apm_nodes.test", tfjsonpath.New("nodes"), knownvalue.ListSizeExact(0)),
 			},
 		},
 	})
@@ -223,22 +159,21 @@ func TestAccDataSourceNodes_unknownSystem(t *testing.T) {
 // Reads work with a viewer key: read-only users can plan.
 func TestAccDataSources_viewerKeyCanRead(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "web-01", SystemName: "shop", HostIP: "10.0.0.11", AgentPort: 7730}))
-	id := env.systemID("shop")
+	env.needsSim("uses apmsim's viewer key")
+	shop := env.name("shop")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	env.createNode(shop, "web-01", "10.0.0.11", 7730)
+	id := env.systemID(shop)
 	env.test([]resource.TestStep{
 		{
-			Config: env.configWithKey(env.sim.ViewerKey, `
-data "apm_nodes" "all" {}
-data "apm_system" "shop" { name = "shop" }
-`),
+			Config: env.configWithKey(env.sim.ViewerKey, tf(t, "data_sources/all_nodes.tf")+tf(t, "data_sources/system.tf", "name", shop)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.apm_nodes.all", tfjsonpath.New("nodes"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"id": knownvalue.StringExact(id + "/web-01"), "system_id": knownvalue.StringExact(id),
 					}),
 				})),
-				attrString("data.apm_system.shop", "id", id),
+				attrString("data.apm_system.test", "id", id),
 			},
 		},
 	})

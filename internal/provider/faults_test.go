@@ -27,7 +27,7 @@ func (e *accEnv) faults(rules ...string) {
 		e.must(err)
 		parsed = append(parsed, r)
 	}
-	e.must(e.sim.Sim.SetFaults(parsed...))
+	e.must(e.needsSim("injects faults").SetFaults(parsed...))
 }
 
 // createNode registers a node out of band.
@@ -50,24 +50,31 @@ func untainted(addr string) resource.TestCheckFunc {
 	}
 }
 
-const systemAndNodeHCL = `
-resource "apm_system" "s" {
-  name = "shop"
+// shopWithNode is the system shop (apm_system.test) and its node web-01 at 10.0.0.1:7730
+// (apm_node.test).
+func (e *accEnv) shopWithNode() string {
+	e.t.Helper()
+	return systemWithNode(e.t, e.name("shop"), "web-01", "10.0.0.1", 7730)
 }
 
-resource "apm_node" "n" {
-  system_id  = apm_system.s.id
-  name       = "web-01"
-  host_ip    = "10.0.0.1"
-  agent_port = 7730
+// checkRequests passes when the manager received want requests of route since the last
+// reset of its counts; what says why.
+func checkRequests(sim *apmsim.Sim, route string, want int, what string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := sim.RequestCounts()[route]; n != want {
+			return fmt.Errorf("%s sent %d times, want %d (%s)", route, n, want, what)
+		}
+		return nil
+	}
 }
-`
 
 // The manager creates the objects but the answers are lost (a gateway's 502, a
 // connection reset after the handler ran): the creates are recovered, not orphaned.
 func TestAccFaults_lostCreateAnswersAreRecovered(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemAndNodeHCL)
+	sim := env.needsSim("injects faults and counts requests")
+	shop := env.name("shop")
+	config := env.config(env.shopWithNode())
 	env.test([]resource.TestStep{
 		{
 			PreConfig: func() {
@@ -76,15 +83,10 @@ func TestAccFaults_lostCreateAnswersAreRecovered(t *testing.T) {
 			Config:           config,
 			ConfigPlanChecks: cleanAfterApply,
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkExists("apm_system.s", "apm_node.n"),
-				env.checkSystems("shop"),
-				env.checkNode("shop", "web-01", "10.0.0.1", 7730),
-				func(*terraform.State) error {
-					if n := env.sim.Sim.RequestCounts()["POST /rest/systems"]; n != 1 {
-						return fmt.Errorf("POST /rest/systems sent %d times, want 1 (a lost answer must not be sent again)", n)
-					}
-					return nil
-				},
+				env.checkExists("apm_system.test", "apm_node.test"),
+				env.checkSystems(shop),
+				env.checkNode(shop, "web-01", "10.0.0.1", 7730),
+				checkRequests(sim, "POST /rest/systems", 1, "a lost answer must not be sent again"),
 			),
 		},
 		{
@@ -99,7 +101,8 @@ func TestAccFaults_lostCreateAnswersAreRecovered(t *testing.T) {
 // the next apply replaces it; no orphan that every later apply would trip on with a 409.
 func TestAccFaults_unknownOutcomeIsRecordedTainted(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemAndNodeHCL)
+	env.needsSim("injects faults")
+	config := env.config(env.shopWithNode())
 	env.test([]resource.TestStep{
 		{
 			PreConfig: func() {
@@ -111,10 +114,10 @@ func TestAccFaults_unknownOutcomeIsRecordedTainted(t *testing.T) {
 		{
 			PreConfig:        func() { env.faults() },
 			Config:           config,
-			ConfigPlanChecks: applied(exactActions{"apm_node.n": plancheck.ResourceActionReplace}),
+			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionReplace}),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				untainted("apm_node.n"), env.checkExists("apm_system.s", "apm_node.n"),
-				env.checkNode("shop", "web-01", "10.0.0.1", 7730),
+				untainted("apm_node.test"), env.checkExists("apm_system.test", "apm_node.test"),
+				env.checkNode(env.name("shop"), "web-01", "10.0.0.1", 7730),
 			),
 		},
 	})
@@ -124,17 +127,19 @@ func TestAccFaults_unknownOutcomeIsRecordedTainted(t *testing.T) {
 // that the create did not take effect; the next apply creates it.
 func TestAccFaults_lostCreateThatDidNotHappen(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemHCL("s", "shop"))
+	env.needsSim("injects faults")
+	shop := env.name("shop")
+	config := env.config(tf(t, "system/one.tf", "name", shop))
 	env.test([]resource.TestStep{
 		{
 			PreConfig:   func() { env.faults("POST /rest/systems status=502 times=1") },
 			Config:      config,
-			ExpectError: errorMatching(`Failed to create system "shop"`, "502", "did not take effect"),
+			ExpectError: errorMatching(fmt.Sprintf("Failed to create system %q", shop), "502", "did not take effect"),
 		},
 		{
 			Config:           config,
 			ConfigPlanChecks: applied(),
-			Check:            env.checkSystems("shop"),
+			Check:            env.checkSystems(shop),
 		},
 	})
 }
@@ -143,39 +148,31 @@ func TestAccFaults_lostCreateThatDidNotHappen(t *testing.T) {
 // again once the look-up has shown that the manager does not have the object.
 func TestAccFaults_lostCreateIsSentAgainWhenAbsent(t *testing.T) {
 	env := newAccEnv(t)
-	config := retryingProvider(env, 1) + systemHCL("s", "shop")
+	sim := env.needsSim("injects faults and counts requests")
+	shop := env.name("shop")
 	env.test([]resource.TestStep{
 		{
 			PreConfig:        func() { env.faults("POST /rest/systems status=502 times=1") },
-			Config:           config,
+			Config:           retryingProvider(env, 1) + tf(t, "system/one.tf", "name", shop),
 			ConfigPlanChecks: cleanAfterApply,
-			Check: resource.ComposeAggregateTestCheckFunc(env.checkSystems("shop"), func(*terraform.State) error {
-				if n := env.sim.Sim.RequestCounts()["POST /rest/systems"]; n != 1 {
-					return fmt.Errorf("the manager carried out %d creates, want 1", n)
-				}
-				return nil
-			}),
+			Check: resource.ComposeAggregateTestCheckFunc(env.checkSystems(shop),
+				checkRequests(sim, "POST /rest/systems", 1, "the manager must carry out one create")),
 		},
 	})
 }
 
 // retryingProvider is a provider block for env with max_retries retries.
 func retryingProvider(env *accEnv, retries int) string {
-	return fmt.Sprintf(`
-provider "apm" {
-  endpoint    = %q
-  api_key     = %q
-  max_retries = %d
-}
-`, env.sim.URL, env.sim.AdminKey, retries)
+	return providerConfig(env.t, env.sim.URL, "api_key", env.sim.AdminKey, "max_retries", retries)
 }
 
 // A 404 that is not the manager's "not found" for the object (a wrong path prefix, an
 // injected error body that names nothing) is an error: the state keeps its objects.
 func TestAccFaults_foreign404KeepsState(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemAndNodeHCL)
-	prefixed := providerHCL(env.sim.URL+"/apm", env.sim.AdminKey, "  skip_connection_check = true") + systemAndNodeHCL
+	env.needsSim("injects faults")
+	config := env.config(env.shopWithNode())
+	prefixed := providerConfig(t, env.sim.URL+"/apm", "api_key", env.sim.AdminKey, "skip_connection_check", true) + env.shopWithNode()
 	env.test([]resource.TestStep{
 		{Config: config, ConfigPlanChecks: cleanAfterApply},
 		{
@@ -191,7 +188,7 @@ func TestAccFaults_foreign404KeepsState(t *testing.T) {
 			PreConfig:        func() { env.faults() },
 			Config:           config,
 			ConfigPlanChecks: applied(exactActions{}),
-			Check:            env.checkExists("apm_system.s", "apm_node.n"),
+			Check:            env.checkExists("apm_system.test", "apm_node.test"),
 		},
 	})
 }
@@ -201,33 +198,35 @@ func TestAccFaults_foreign404KeepsState(t *testing.T) {
 // only the read-back gives, such as a system's id, wait for that refresh.)
 func TestAccFaults_readBackFailureKeepsObject(t *testing.T) {
 	env := newAccEnv(t)
+	env.needsSim("injects faults")
+	shop := env.name("shop")
 	// The refresh after the apply fills in what the read-back missed: no change is planned.
 	completedByRefresh := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	env.test([]resource.TestStep{
 		{
-			PreConfig: func() { env.faults("GET /rest/systems/shop status=500 times=1") },
-			Config:    env.config(systemHCL("s", "shop")),
+			PreConfig: func() { env.faults("GET /rest/systems/" + shop + " status=500 times=1") },
+			Config:    env.config(tf(t, "system/one.tf", "name", shop)),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				untainted("apm_system.s"),
-				resource.TestCheckNoResourceAttr("apm_system.s", "id"),
-				env.checkSystems("shop"),
+				untainted("apm_system.test"),
+				resource.TestCheckNoResourceAttr("apm_system.test", "id"),
+				env.checkSystems(shop),
 			),
 			ConfigPlanChecks: completedByRefresh,
 		},
 		{
 			PreConfig: func() { env.faults("GET /rest/nodes/web-01/systems/* status=500 times=1") },
-			Config:    env.config(systemAndNodeHCL),
+			Config:    env.config(env.shopWithNode()),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				untainted("apm_node.n"),
-				resource.TestCheckNoResourceAttr("apm_node.n", "node_id"),
-				env.checkNode("shop", "web-01", "10.0.0.1", 7730),
+				untainted("apm_node.test"),
+				resource.TestCheckNoResourceAttr("apm_node.test", "node_id"),
+				env.checkNode(shop, "web-01", "10.0.0.1", 7730),
 			),
 			ConfigPlanChecks: completedByRefresh,
 		},
 		{
-			Config:           env.config(systemAndNodeHCL),
+			Config:           env.config(env.shopWithNode()),
 			ConfigPlanChecks: applied(exactActions{}),
-			Check:            env.checkExists("apm_system.s", "apm_node.n"),
+			Check:            env.checkExists("apm_system.test", "apm_node.test"),
 		},
 	})
 }
@@ -236,22 +235,25 @@ func TestAccFaults_readBackFailureKeepsObject(t *testing.T) {
 // told to import what the first manages.
 func TestAccFaults_duplicateBlocksAreRefused(t *testing.T) {
 	env := newAccEnv(t)
+	sim := env.needsSim("counts the creates that reach the manager")
+	twin := env.name("twin")
 	env.test([]resource.TestStep{
 		{
-			Config:      env.config(systemHCL("a", "twin") + systemHCL("b", "twin")),
-			ExpectError: errorMatching(`system "twin" is declared by more than one resource`, "Nothing was sent"),
-			Check:       env.checkSystems("twin"),
+			Config:      env.config(tf(t, "system/two_same_name.tf", "name", twin)),
+			ExpectError: errorMatching(fmt.Sprintf("system %q is declared by more than one resource", twin), "Nothing was sent"),
+			Check:       env.checkSystems(twin),
 		},
 	})
-	if n := env.sim.Sim.RequestCounts()["POST /rest/systems"]; n != 1 {
-		t.Errorf("POST /rest/systems sent %d times, want 1", n)
+	if err := checkRequests(sim, "POST /rest/systems", 1, "one create")(nil); err != nil {
+		t.Error(err)
 	}
 }
 
 // GETs are retried on 500, as the interface advises: a refresh survives a passing fault.
 func TestAccFaults_readsRetryOn500(t *testing.T) {
 	env := newAccEnv(t)
-	config := retryingProvider(env, 2) + systemAndNodeHCL
+	env.needsSim("injects faults")
+	config := retryingProvider(env, 2) + env.shopWithNode()
 	env.test([]resource.TestStep{
 		{Config: config, ConfigPlanChecks: cleanAfterApply},
 		{
@@ -266,26 +268,29 @@ func TestAccFaults_readsRetryOn500(t *testing.T) {
 // differences of those that do not match.
 func TestAccFaults_adoptExisting(t *testing.T) {
 	env := newAccEnv(t)
-	adopting := providerHCL(env.sim.URL, env.sim.AdminKey, "  adopt_existing = true")
+	shop := env.name("shop")
+	adopting := func(nodes int) string {
+		return providerConfig(t, env.sim.URL, "api_key", env.sim.AdminKey, "adopt_existing", true) + fleetConfig(t, shop, nodes)
+	}
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			PreConfig: func() {
-				env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-				env.createNode("shop", "web-01", "10.0.0.1", 7730)
+				env.must(env.admin.CreateSystem(env.ctx(), shop))
+				env.createNode(shop, "node-01", "10.1.0.1", 7730)
 			},
-			Config:           adopting + systemAndNodeHCL,
-			ConfigPlanChecks: applied(exactActions{"apm_system.s": plancheck.ResourceActionCreate, "apm_node.n": plancheck.ResourceActionCreate}),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkExists("apm_system.s", "apm_node.n"), env.checkSystems("shop")),
+			Config:           adopting(1),
+			ConfigPlanChecks: applied(exactActions{"apm_system.test": plancheck.ResourceActionCreate, "apm_node.fleet[0]": plancheck.ResourceActionCreate}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkExists("apm_system.test", "apm_node.fleet.0"), env.checkSystems(shop)),
 		},
 		{
-			PreConfig: func() { env.createNode("shop", "web-02", "10.0.0.9", 7730) },
-			Config:    adopting + systemAndNodeHCL + nodeHCL("other", "apm_system.s.id", "web-02", "10.0.0.2", 7730),
-			ExpectError: errorMatching(`Failed to create node "web-02"`, "differs from the configuration",
-				`host_ip is "10.0.0.9" in the manager and "10.0.0.2" in the configuration`),
+			PreConfig: func() { env.createNode(shop, "node-02", "10.0.0.9", 7730) },
+			Config:    adopting(2),
+			ExpectError: errorMatching(`Failed to create node "node-02"`, "differs from the configuration",
+				`host_ip is "10.0.0.9" in the manager and "10.1.0.2" in the configuration`),
 		},
 		{
-			PreConfig:        func() { env.deleteNode("shop", "web-02") },
-			Config:           adopting + systemAndNodeHCL,
+			PreConfig:        func() { env.deleteNode(shop, "node-02") },
+			Config:           adopting(1),
 			ConfigPlanChecks: applied(exactActions{}),
 		},
 	})
@@ -363,21 +368,14 @@ func (rm *restartingManager) checkEmpty(*terraform.State) error {
 // config trusts the CA of the manager's first start only: after a restart the manager
 // must present a certificate of the same authority.
 func (rm *restartingManager) config(resources string) string {
-	return fmt.Sprintf(`
-provider "apm" {
-  endpoint    = "https://%s"
-  api_key     = %q
-  ca_cert_pem = %q
-  max_retries = 0
-}
-%s`, rm.addr, rm.adminKey, rm.caPEM, resources)
+	return providerConfig(rm.t, "https://"+rm.addr, "api_key", rm.adminKey, "ca_cert_pem", rm.caPEM) + resources
 }
 
 // A manager that restarts keeps its objects and its TLS identity; while it is down, a
 // plan fails instead of proposing to create everything again.
 func TestAccFaults_managerRestartOverHTTPS(t *testing.T) {
 	rm := newRestartingManager(t)
-	config := rm.config(systemAndNodeHCL)
+	config := rm.config(systemWithNode(t, "shop", "web-01", "10.0.0.1", 7730))
 	runAcc(t, rm.checkEmpty, []resource.TestStep{
 		{Config: config, ConfigPlanChecks: cleanAfterApply},
 		{

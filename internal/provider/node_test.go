@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +19,8 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
-// nodeHCL declares apm_node.<label>; systemID is an HCL expression.
+// nodeHCL declares apm_node.<label>; systemID is an HCL expression. (The tests of this
+// file use testdata/node/ instead.)
 func nodeHCL(label, systemID, name, hostIP string, agentPort int) string {
 	return fmt.Sprintf(`
 resource "apm_node" %q {
@@ -30,15 +30,6 @@ resource "apm_node" %q {
   agent_port = %d
 }
 `, label, systemID, name, hostIP, agentPort)
-}
-
-// fleetNodesHCL declares apm_node.n1 .. n<count>, named node-01 ..., at 10.1.0.<i>:7730.
-func fleetNodesHCL(systemID string, count int) string {
-	var b strings.Builder
-	for i := 1; i <= count; i++ {
-		b.WriteString(nodeHCL(fmt.Sprintf("n%d", i), systemID, fmt.Sprintf("node-%02d", i), fmt.Sprintf("10.1.0.%d", i), 7730))
-	}
-	return b.String()
 }
 
 // checkNode compares the manager's node with the expected values.
@@ -102,20 +93,48 @@ func (e *accEnv) deleteNode(system, name string) {
 	e.must(e.admin.DeleteNode(e.ctx(), system, node.NodeID))
 }
 
-// nodeConfig declares systems "shop" and "shop2" and the node web-01 in system (a label).
-func nodeConfig(system, hostIP string, agentPort int) string {
-	return systemHCL("shop", "shop") + systemHCL("shop2", "shop2") +
-		nodeHCL("test", "apm_system."+system+".id", "web-01", hostIP, agentPort)
+// testSystemID refers to the id of apm_system.test, which system/one.tf declares.
+const testSystemID = hclExpr("apm_system.test.id")
+
+// oneNode is testdata/node/one.tf: apm_node.test in the system systemID, a literal id or
+// an hclExpr.
+func oneNode(t *testing.T, systemID any, name, hostIP string, agentPort int) string {
+	t.Helper()
+	return tf(t, "node/one.tf", "system_id", systemID, "name", name, "host_ip", hostIP, "agent_port", agentPort)
+}
+
+// systemWithNode is apm_system.test named system (system/one.tf) and its node
+// apm_node.test (node/one.tf).
+func systemWithNode(t *testing.T, system, name, hostIP string, agentPort int) string {
+	t.Helper()
+	return tf(t, "system/one.tf", "name", system) + oneNode(t, testSystemID, name, hostIP, agentPort)
+}
+
+// fleetConfig is apm_system.test named system (system/one.tf) and n nodes that refer to it
+// by id (node/fleet.tf): apm_node.fleet[0], node-01 at 10.1.0.1:7730, and so on. (A
+// Check's state names them apm_node.fleet.0, ...)
+func fleetConfig(t *testing.T, system string, n int) string {
+	t.Helper()
+	return tf(t, "system/one.tf", "name", system) + tf(t, "node/fleet.tf", "system_id", testSystemID, "nodes", n)
+}
+
+// shopsWithNode is the systems shop and shop2 (system/shop_and_shop2.tf, names through
+// e.name) and the node web-01 in the one labelled system (apm_node.test).
+func (e *accEnv) shopsWithNode(system, hostIP string, agentPort int) string {
+	e.t.Helper()
+	return tf(e.t, "system/shop_and_shop2.tf", "shop", e.name("shop"), "shop2", e.name("shop2")) +
+		oneNode(e.t, hclExpr("apm_system."+system+".id"), "web-01", hostIP, agentPort)
 }
 
 // Node: create, update in place (same nodeId), move to another system (replace), import
 // by system name and by system id.
 func TestAccNode_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
+	shop, shop2 := env.name("shop"), env.name("shop2")
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
-	env.testUntilEmpty([]resource.TestStep{
+	env.testUntilEmpty(append([]resource.TestStep{
 		{
-			Config: env.config(nodeConfig("shop", "10.0.0.11", 7730)),
+			Config: env.config(env.shopsWithNode("shop", "10.0.0.11", 7730)),
 			ConfigPlanChecks: applied(
 				creates("apm_node.test"),
 				plancheck.ExpectUnknownValue("apm_node.test", tfjsonpath.New("node_id")),
@@ -134,12 +153,12 @@ func TestAccNode_lifecycle(t *testing.T) {
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_node.test"),
 				env.checkNodeInManager("apm_node.test"),
-				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				env.checkNode(shop, "web-01", "10.0.0.11", 7730),
 			),
 		},
 		{
 			// Address and agent port change in place; the node keeps its nodeId.
-			Config:           env.config(nodeConfig("shop", "10.0.0.12", 7731)),
+			Config:           env.config(env.shopsWithNode("shop", "10.0.0.12", 7731)),
 			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
 			ConfigStateChecks: []statecheck.StateCheck{
 				attrInt("apm_node.test", "agent_port", 7731),
@@ -148,59 +167,35 @@ func TestAccNode_lifecycle(t *testing.T) {
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkNodeInManager("apm_node.test"),
-				env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+				env.checkNode(shop, "web-01", "10.0.0.12", 7731),
 			),
 		},
 		{
 			// Moving to another system replaces the node.
-			Config:           env.config(nodeConfig("shop2", "10.0.0.12", 7731)),
+			Config:           env.config(env.shopsWithNode("shop2", "10.0.0.12", 7731)),
 			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionDestroyBeforeCreate}),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.CompareValuePairs("apm_node.test", tfjsonpath.New("system_id"), "apm_system.shop2", tfjsonpath.New("id"), compare.ValuesSame()),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkNodeInManager("apm_node.test"),
-				env.checkNode("shop2", "web-01", "10.0.0.12", 7731),
+				env.checkNode(shop2, "web-01", "10.0.0.12", 7731),
 				func(*terraform.State) error {
-					if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
-						return fmt.Errorf("shop/web-01 should be gone after the move, got %v", err)
+					if _, err := env.admin.GetNode(env.ctx(), shop, "web-01"); !apm.IsNotFound(err) {
+						return fmt.Errorf("%s/web-01 should be gone after the move, got %v", shop, err)
 					}
 					return nil
 				},
 			),
 		},
-		{
-			ResourceName:      "apm_node.test",
-			ImportState:       true,
-			ImportStateId:     "shop2/web-01",
-			ImportStateVerify: true,
-		},
-		{
-			ResourceName:      "apm_node.test",
-			ImportState:       true,
-			ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
-			ImportStateVerify: true,
-		},
-		{
-			ResourceName:    "apm_node.test",
-			ImportState:     true,
-			ImportStateKind: resource.ImportBlockWithID,
-			ImportStateId:   "shop2/web-01",
-		},
-		{
-			ResourceName:      "apm_node.test",
-			ImportState:       true,
-			ImportStateKind:   resource.ImportBlockWithID,
-			ImportStateIdFunc: importIDFrom("apm_system.shop2", "/web-01"),
-		},
-	})
+	}, importSteps("apm_node.test", shop2+"/web-01", importIDFrom("apm_system.shop2", "/web-01"))...))
 }
 
 // Changes made outside Terraform show in the plan and apply repairs them.
 func TestAccNode_driftIsRepaired(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemHCL("shop", "shop") + nodeHCL("web", "apm_system.shop.id", "web-01", "10.0.0.11", 7730) +
-		nodeHCL("app", "apm_system.shop.id", "app-01", "fd00::12", 7730))
+	shop := env.name("shop")
+	config := env.config(tf(t, "system/one.tf", "name", shop) + tf(t, "node/web_and_app.tf", "system_id", testSystemID))
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
 	env.testUntilEmpty([]resource.TestStep{
 		{
@@ -210,25 +205,17 @@ func TestAccNode_driftIsRepaired(t *testing.T) {
 		},
 		{
 			// Another spelling of the same address is no change.
-			PreConfig: func() {
-				node, err := env.admin.GetNode(env.ctx(), "shop", "app-01")
-				env.must(err)
-				env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "fd00:0:0:0:0:0:0:12"}))
-			},
-			Config:   config,
-			PlanOnly: true,
+			PreConfig: func() { env.updateNode(shop, "app-01", apm.UpdateNodeRequest{HostIP: "fd00:0:0:0:0:0:0:12"}) },
+			Config:    config,
+			PlanOnly:  true,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
 			},
 		},
 		{
 			// Another operator moved the node's agent.
-			PreConfig: func() {
-				node, err := env.admin.GetNode(env.ctx(), "shop", "web-01")
-				env.must(err)
-				env.must(env.admin.UpdateNode(env.ctx(), "shop", node.NodeID, apm.UpdateNodeRequest{HostIP: "10.0.0.99", AgentPort: 9999}))
-			},
-			Config: config,
+			PreConfig: func() { env.updateNode(shop, "web-01", apm.UpdateNodeRequest{HostIP: "10.0.0.99", AgentPort: 9999}) },
+			Config:    config,
 			ConfigPlanChecks: applied(
 				exactActions{"apm_node.web": plancheck.ResourceActionUpdate},
 				plancheck.ExpectKnownValue("apm_node.web", tfjsonpath.New("agent_port"), knownvalue.Int64Exact(7730)),
@@ -236,69 +223,61 @@ func TestAccNode_driftIsRepaired(t *testing.T) {
 			),
 			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.web", tfjsonpath.New("node_id"))},
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				env.checkNode(shop, "web-01", "10.0.0.11", 7730),
 				env.checkNodeInManager("apm_node.web"),
 			),
 		},
 		{
 			// Scaled in outside Terraform: the plan creates it again, and apply does.
-			PreConfig:        func() { env.deleteNode("shop", "web-01") },
+			PreConfig:        func() { env.deleteNode(shop, "web-01") },
 			Config:           config,
 			ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionCreate}),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				env.checkNode(shop, "web-01", "10.0.0.11", 7730),
 				env.checkNodeInManager("apm_node.web"),
 			),
 		},
 	})
 }
 
+// updateNode changes a node out of band.
+func (e *accEnv) updateNode(system, name string, req apm.UpdateNodeRequest) {
+	e.t.Helper()
+	node, err := e.admin.GetNode(e.ctx(), system, name)
+	e.must(err)
+	e.must(e.admin.UpdateNode(e.ctx(), system, node.NodeID, req))
+}
+
 // Import IDs: a malformed one gives the accepted form; an unknown system or node fails.
 func TestAccNode_importErrors(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(nodeConfig("shop", "10.0.0.11", 7730))
+	shop, nosuch := env.name("shop"), env.name("nosuch")
+	importing := func(id string, fragments ...string) resource.TestStep {
+		return resource.TestStep{ResourceName: "apm_node.test", ImportState: true, ImportStateId: id, ExpectError: errorMatching(fragments...)}
+	}
 	malformed := func(id string) resource.TestStep {
-		return resource.TestStep{
-			ResourceName:  "apm_node.test",
-			ImportState:   true,
-			ImportStateId: id,
-			ExpectError: errorMatching("Invalid import ID for apm_node", "Expected <system>/<name>",
-				"the system's name or id", "for example shop/web-01", fmt.Sprintf("got %q", id)),
-		}
+		return importing(id, "Invalid import ID for apm_node", "Expected <system>/<name>",
+			"the system's name or id", "for example shop/web-01", fmt.Sprintf("got %q", id))
 	}
 	env.test([]resource.TestStep{
-		{Config: config, ConfigPlanChecks: applied()},
+		{Config: env.config(env.shopsWithNode("shop", "10.0.0.11", 7730)), ConfigPlanChecks: applied()},
 		malformed("web-01"),
-		malformed("shop/web-01/x"),
-		malformed("shop/"),
-		{
-			ResourceName:  "apm_node.test",
-			ImportState:   true,
-			ImportStateId: "nosuch/web-01",
-			ExpectError:   errorMatching("Cannot import apm_node nosuch/web-01", `no system has the name or id "nosuch"`),
-		},
-		{
-			ResourceName:  "apm_node.test",
-			ImportState:   true,
-			ImportStateId: "shop/nope",
-			ExpectError:   errorMatching("Cannot import non-existent remote object"),
-		},
+		malformed(shop + "/web-01/x"),
+		malformed(shop + "/"),
+		importing(nosuch+"/web-01", "Cannot import apm_node "+nosuch+"/web-01", fmt.Sprintf("no system has the name or id %q", nosuch)),
+		importing(shop+"/nope", "Cannot import non-existent remote object"),
 	})
 }
 
 // Creating a node that exists already fails, and prints an import ID that works.
 func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 	env := newAccEnv(t)
+	shop := env.name("shop")
 	// Someone made the system and registered the node outside Terraform.
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{NodeName: "web-01", SystemName: "shop", HostIP: "10.0.0.11", AgentPort: 7730}))
-	printed := env.systemID("shop") + "/web-01"
-	config := env.config(`
-import {
-  to = apm_system.shop
-  id = "shop"
-}
-` + systemHCL("shop", "shop") + nodeHCL("web", "apm_system.shop.id", "web-01", "10.0.0.11", 7730))
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	env.createNode(shop, "web-01", "10.0.0.11", 7730)
+	printed := env.systemID(shop) + "/web-01"
+	config := env.config(tf(t, "system/import.tf", "name", shop) + systemWithNode(t, shop, "web-01", "10.0.0.11", 7730))
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			// The printed ID is exactly <system_id>/web-01: the regexp bounds it with the
@@ -308,14 +287,9 @@ import {
 				"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
 		},
 		{
-			Config: config + fmt.Sprintf(`
-import {
-  to = apm_node.web
-  id = %q
-}
-`, printed),
-			ConfigPlanChecks: applied(exactActions{"apm_node.web": plancheck.ResourceActionNoop, "apm_system.shop": plancheck.ResourceActionNoop}),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.web"), env.checkSystemInManager("apm_system.shop")),
+			Config:           config + tf(t, "node/import.tf", "id", printed),
+			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionNoop, "apm_system.test": plancheck.ResourceActionNoop}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.test"), env.checkSystemInManager("apm_system.test")),
 		},
 	})
 }
@@ -324,71 +298,47 @@ import {
 // node's name is its id.
 func TestAccNode_terseManager(t *testing.T) {
 	env := newAccEnvWith(t, apmsimtest.WithOmitOptionalFields())
+	shop := env.name("shop")
 	config := func(ip string, port int) string {
-		return env.config(systemHCL("shop", "shop") + nodeHCL("test", "apm_system.shop.id", "web-01", ip, port))
+		return env.config(systemWithNode(t, shop, "web-01", ip, port))
 	}
 	nodeIDIsName := attrString("apm_node.test", "node_id", "web-01")
-	env.testUntilEmpty([]resource.TestStep{
+	env.testUntilEmpty(append([]resource.TestStep{
 		{
 			Config:            config("10.0.0.11", 7730),
 			ConfigPlanChecks:  applied(),
 			ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkNodeInManager("apm_node.test"),
-				env.checkNode("shop", "web-01", "10.0.0.11", 7730),
+				env.checkNode(shop, "web-01", "10.0.0.11", 7730),
 			),
 		},
 		{
 			Config:            config("10.0.0.12", 7731),
 			ConfigPlanChecks:  applied(exactActions{"apm_node.test": plancheck.ResourceActionUpdate}),
 			ConfigStateChecks: []statecheck.StateCheck{nodeIDIsName},
-			Check:             env.checkNode("shop", "web-01", "10.0.0.12", 7731),
+			Check:             env.checkNode(shop, "web-01", "10.0.0.12", 7731),
 		},
-		{
-			ResourceName:      "apm_node.test",
-			ImportState:       true,
-			ImportStateId:     "shop/web-01",
-			ImportStateVerify: true,
-		},
-		{
-			ResourceName:    "apm_node.test",
-			ImportState:     true,
-			ImportStateKind: resource.ImportBlockWithID,
-			ImportStateId:   "shop/web-01",
-		},
-	})
+	}, importSteps("apm_node.test", shop+"/web-01", nil)...))
 }
 
 func TestAccNode_invalidInputFailsAtPlan(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	id := fmt.Sprintf("%q", env.systemID("shop"))
-	env.sim.Sim.ResetRequestCounts()
+	sim := env.needsSim("counts the requests that reach the manager")
+	shop := env.name("shop")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	id := env.systemID(shop)
+	sim.ResetRequestCounts()
+	invalid := func(systemID, name, hostIP string, agentPort int, fragments ...string) resource.TestStep {
+		return resource.TestStep{Config: env.config(oneNode(t, systemID, name, hostIP, agentPort)), ExpectError: errorMatching(fragments...)}
+	}
 	env.test([]resource.TestStep{
-		{
-			Config:      env.config(nodeHCL("bad", id, "web-01", "300.1.1.1", 7730)),
-			ExpectError: errorMatching("Invalid IP address", "Attribute host_ip value must be an IPv4 or IPv6", `"300.1.1.1"`),
-		},
-		{
-			Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 0)),
-			ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 0"),
-		},
-		{
-			Config:      env.config(nodeHCL("bad", id, "web-01", "10.0.0.1", 65536)),
-			ExpectError: errorMatching("Attribute agent_port value must be between 1 and 65535, got: 65536"),
-		},
-		{
-			Config:      env.config(nodeHCL("bad", id, "web 01", "10.0.0.1", 7730)),
-			ExpectError: errorMatching("Attribute name must be 1 to 63 characters"),
-		},
-		{
-			Config:      env.config(nodeHCL("bad", id, "..", "10.0.0.1", 7730)),
-			ExpectError: errorMatching("Attribute name value must be none of"),
-		},
-		{
-			Config:      env.config(nodeHCL("bad", `""`, "web-01", "10.0.0.1", 7730)),
-			ExpectError: errorMatching("Attribute system_id string length must be at least 1"),
-		},
+		invalid(id, "web-01", "300.1.1.1", 7730, "Invalid IP address", "Attribute host_ip value must be an IPv4 or IPv6", `"300.1.1.1"`),
+		invalid(id, "web-01", "10.0.0.1", 0, "Attribute agent_port value must be between 1 and 65535, got: 0"),
+		invalid(id, "web-01", "10.0.0.1", 65536, "Attribute agent_port value must be between 1 and 65535, got: 65536"),
+		invalid(id, "web 01", "10.0.0.1", 7730, "Attribute name must be 1 to 63 characters"),
+		invalid(id, "..", "10.0.0.1", 7730, "Attribute name value must be none of"),
+		invalid("", "web-01", "10.0.0.1", 7730, "Attribute system_id string length must be at least 1"),
 	})
 	if n := env.writes(); n != 0 {
 		t.Errorf("invalid configuration reached the manager: %d write requests", n)
@@ -399,16 +349,16 @@ func TestAccNode_invalidInputFailsAtPlan(t *testing.T) {
 // listed the systems when it started).
 func TestAccNode_unknownSystemIsExplained(t *testing.T) {
 	env := newAccEnv(t)
+	orphan := oneNode(t, "SYS-9999", "web-01", "10.0.0.1", 7730)
 	env.test([]resource.TestStep{
 		{
-			Config:      env.config(nodeHCL("orphan", `"SYS-9999"`, "web-01", "10.0.0.1", 7730)),
+			Config:      env.config(orphan),
 			PlanOnly:    true,
 			ExpectError: errorMatching("Unknown system", `No system has the id "SYS-9999"`, "apm_system.example.id"),
 		},
 		{
 			// Without the list at start the provider cannot know: apply explains it.
-			Config: providerHCL(env.sim.URL, env.sim.AdminKey, "  skip_connection_check = true") +
-				nodeHCL("orphan", `"SYS-9999"`, "web-01", "10.0.0.1", 7730),
+			Config:      providerConfig(t, env.sim.URL, "api_key", env.sim.AdminKey, "skip_connection_check", true) + orphan,
 			ExpectError: errorMatching(`Failed to create node "web-01" of system SYS-9999`, `no system has the id "SYS-9999"`, "apm_system.example.id"),
 		},
 	})
@@ -419,15 +369,16 @@ func TestAccNode_unknownSystemIsExplained(t *testing.T) {
 
 func TestAccNode_viewerKeyIsForbidden(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "shop"))
-	id := fmt.Sprintf("%q", env.systemID("shop"))
+	env.needsSim("uses apmsim's viewer key")
+	shop := env.name("shop")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
 	env.test([]resource.TestStep{
 		{
-			Config:      env.configWithKey(env.sim.ViewerKey, nodeHCL("test", id, "web-01", "10.0.0.1", 7730)),
+			Config:      env.configWithKey(env.sim.ViewerKey, oneNode(t, env.systemID(shop), "web-01", "10.0.0.1", 7730)),
 			ExpectError: errorMatching(`Failed to create node "web-01"`, "403", "Access denied", "administrator key"),
 		},
 	})
-	if _, err := env.admin.GetNode(env.ctx(), "shop", "web-01"); !apm.IsNotFound(err) {
+	if _, err := env.admin.GetNode(env.ctx(), shop, "web-01"); !apm.IsNotFound(err) {
 		t.Errorf("the viewer's node should not exist: %v", err)
 	}
 }
@@ -436,26 +387,13 @@ func TestAccNode_viewerKeyIsForbidden(t *testing.T) {
 // timeouts.delete and names the server; the data sources show the server meanwhile.
 func TestAccNode_destroyBlockedByServer(t *testing.T) {
 	env := newAccEnv(t)
-	resources := env.config(systemHCL("shop", "shop") + `
-resource "apm_node" "web" {
-  system_id  = apm_system.shop.id
-  name       = "web-01"
-  host_ip    = "10.0.0.11"
-  agent_port = 7730
-  timeouts = {
-    delete = "2s"
-  }
-}
-`)
-	withData := resources + `
-data "apm_node" "web" {
-  system_name = apm_system.shop.name
-  name        = apm_node.web.name
-}
-
-data "apm_systems" "all" {}
-`
-	web := apm.ServerRef{Kind: apm.KindWeb, ServerID: "httpd-1", NodeName: "web-01", SystemName: "shop"}
+	env.needsSim("expects apm_systems to list this test's system only")
+	shop := env.name("shop")
+	resources := env.config(tf(t, "system/one.tf", "name", shop) +
+		tf(t, "node/delete_timeout.tf", "system_id", testSystemID, "delete_timeout", "2s"))
+	withData := resources + tf(t, "data_sources/systems.tf") +
+		tf(t, "data_sources/node.tf", "system_name", hclExpr("apm_system.test.name"), "name", hclExpr("apm_node.test.name"))
+	web := apm.ServerRef{Kind: apm.KindWeb, ServerID: "httpd-1", NodeName: "web-01", SystemName: shop}
 	env.testUntilEmpty([]resource.TestStep{
 		{Config: resources, ConfigPlanChecks: applied()},
 		{
@@ -467,11 +405,11 @@ data "apm_systems" "all" {}
 			Config:           withData,
 			ConfigPlanChecks: applied(exactActions{}),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.apm_node.web", tfjsonpath.New("servers"), knownvalue.ListExact([]knownvalue.Check{
+				statecheck.ExpectKnownValue("data.apm_node.test", tfjsonpath.New("servers"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectPartial(map[string]knownvalue.Check{"server_id": knownvalue.StringExact("httpd-1")}),
 				})),
 				statecheck.ExpectKnownValue("data.apm_systems.all", tfjsonpath.New("systems"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("shop"), "web_count": knownvalue.Int64Exact(1)}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact(shop), "web_count": knownvalue.Int64Exact(1)}),
 				})),
 			},
 		},
@@ -495,42 +433,39 @@ data "apm_systems" "all" {}
 // old name, gets 404, and must look the name up again rather than fail.
 func TestAccNode_updateDuringParallelRename(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "orders"))
-	id := fmt.Sprintf("%q", env.systemID("orders"))
+	sim := env.needsSim("slows down the system's rename and the node's update, and counts the updates")
+	orders, renamed := env.name("orders"), env.name("orders-v2")
+	env.must(env.admin.CreateSystem(env.ctx(), orders))
+	id := env.systemID(orders)
 	config := func(system, ip string) string {
-		return env.config(systemHCL("s", system) + nodeHCL("n", id, "node-01", ip, 7730))
+		return env.config(tf(t, "system/one.tf", "name", system) + oneNode(t, id, "node-01", ip, 7730))
 	}
 	const nodePut = "PUT /rest/nodes/{nodeId}/systems/{systemName}"
 	env.testUntilEmpty([]resource.TestStep{
 		{
-			Config: `
-import {
-  to = apm_system.s
-  id = "orders"
-}
-` + config("orders", "10.1.0.1"),
-			ConfigPlanChecks: applied(exactActions{"apm_system.s": plancheck.ResourceActionNoop, "apm_node.n": plancheck.ResourceActionCreate}),
+			Config:           tf(t, "system/import.tf", "name", orders) + config(orders, "10.1.0.1"),
+			ConfigPlanChecks: applied(exactActions{"apm_system.test": plancheck.ResourceActionNoop, "apm_node.test": plancheck.ResourceActionCreate}),
 		},
 		{
 			PreConfig: func() {
 				// The rename takes 2s; the node's update reaches the manager after it.
-				env.must(env.sim.Sim.SetFaults(
+				env.must(sim.SetFaults(
 					apmsim.FaultRule{Method: "PUT", Path: "/rest/systems/*", Latency: 2 * time.Second},
 					apmsim.FaultRule{Method: "PUT", Path: "/rest/nodes/*", Latency: 3 * time.Second},
 				))
-				env.sim.Sim.ResetRequestCounts()
+				sim.ResetRequestCounts()
 			},
-			Config: config("orders-v2", "10.1.0.9"),
+			Config: config(renamed, "10.1.0.9"),
 			ConfigPlanChecks: applied(exactActions{
-				"apm_system.s": plancheck.ResourceActionUpdate, "apm_node.n": plancheck.ResourceActionUpdate,
+				"apm_system.test": plancheck.ResourceActionUpdate, "apm_node.test": plancheck.ResourceActionUpdate,
 			}),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkSystems("orders-v2"),
-				env.checkNode("orders-v2", "node-01", "10.1.0.9", 7730),
-				env.checkNodeInManager("apm_node.n"),
+				env.checkSystems(renamed),
+				env.checkNode(renamed, "node-01", "10.1.0.9", 7730),
+				env.checkNodeInManager("apm_node.test"),
 				func(*terraform.State) error {
-					env.must(env.sim.Sim.SetFaults())
-					if n := env.sim.Sim.RequestCounts()[nodePut]; n != 2 {
+					env.must(sim.SetFaults())
+					if n := sim.RequestCounts()[nodePut]; n != 2 {
 						return fmt.Errorf("the node was updated with %d PUT(s); want 2 (old name: 404, new name: done), or the test did not race the rename", n)
 					}
 					return nil

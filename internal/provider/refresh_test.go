@@ -6,12 +6,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-)
 
-// fleetConfig declares one system with n nodes that refer to it by id.
-func fleetConfig(n int) string {
-	return systemHCL("fleet", "fleet") + fleetNodesHCL("apm_system.fleet.id", n)
-}
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+)
 
 const (
 	systemList = "GET /rest/systems"
@@ -25,10 +22,12 @@ const (
 func TestAccRefresh_oneGetPerObject(t *testing.T) {
 	const nodes = 5
 	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests of a refresh")
+	config := env.config(fleetConfig(t, env.name("fleet"), nodes))
 	env.test([]resource.TestStep{
-		{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
+		{Config: config, ConfigPlanChecks: applied()},
 		{
-			PreConfig:    env.sim.Sim.ResetRequestCounts,
+			PreConfig:    sim.ResetRequestCounts,
 			RefreshState: true,
 		},
 		{
@@ -36,7 +35,7 @@ func TestAccRefresh_oneGetPerObject(t *testing.T) {
 				// The harness refreshes more than once in a refresh step (refresh, then
 				// plan), so compare per pass: each pass reads the system once and each
 				// node once, and its provider start lists the systems once.
-				got, lists, passes, want := env.refreshCounts(nodes)
+				got, lists, passes, want := refreshCounts(sim, nodes)
 				if passes == 0 || !maps.Equal(got, want) {
 					t.Errorf("refreshing 1 system and %d nodes made %v (and %d lists); want only %v", nodes, got, lists, want)
 				}
@@ -44,7 +43,7 @@ func TestAccRefresh_oneGetPerObject(t *testing.T) {
 					t.Errorf("%d refresh passes listed the systems %d times; want at most once per pass", passes, lists)
 				}
 			},
-			Config:   env.config(fleetConfig(nodes)),
+			Config:   config,
 			PlanOnly: true,
 		},
 	})
@@ -55,12 +54,15 @@ func TestAccRefresh_oneGetPerObject(t *testing.T) {
 func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
 	const nodes = 3
 	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests of a refresh")
+	fleet := env.name("fleet")
+	config := env.config(fleetConfig(t, fleet, nodes))
 	env.test([]resource.TestStep{
-		{Config: env.config(fleetConfig(nodes)), ConfigPlanChecks: applied()},
+		{Config: config, ConfigPlanChecks: applied()},
 		{
 			PreConfig: func() {
-				env.must(env.admin.RenameSystem(env.ctx(), "fleet", "fleet-old"))
-				env.sim.Sim.ResetRequestCounts()
+				env.must(env.admin.RenameSystem(env.ctx(), fleet, env.name("fleet-old")))
+				sim.ResetRequestCounts()
 			},
 			RefreshState:       true,
 			ExpectNonEmptyPlan: true, // the system is to be renamed back
@@ -69,14 +71,14 @@ func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
 			PreConfig: func() {
 				// Per pass: one GET of the system (the first by its old name, a 404, and one
 				// more list of the systems to find it by id), one GET per node.
-				got, lists, passes, want := env.refreshCounts(nodes)
+				got, lists, passes, want := refreshCounts(sim, nodes)
 				if passes == 0 || !maps.Equal(got, want) || lists > 2*passes {
 					t.Errorf("refreshing after a rename made %v and %d lists; want %v and at most %d lists", got, lists, want, 2*passes)
 				}
 			},
-			Config:           env.config(fleetConfig(nodes)),
-			ConfigPlanChecks: applied(exactActions{"apm_system.fleet": plancheck.ResourceActionUpdate}),
-			Check:            env.checkSystems("fleet"),
+			Config:           config,
+			ConfigPlanChecks: applied(exactActions{"apm_system.test": plancheck.ResourceActionUpdate}),
+			Check:            env.checkSystems(fleet),
 		},
 	})
 }
@@ -84,8 +86,8 @@ func TestAccRefresh_afterRenameOutOfBand(t *testing.T) {
 // refreshCounts splits apmsim's request counts since the last reset into the lists of the
 // systems and the rest, and gives what the rest must be for refreshes of 1 system and n
 // nodes: per pass (one per system GET), one GET of the system and one per node.
-func (e *accEnv) refreshCounts(n int) (got map[string]int, lists, passes int, want map[string]int) {
-	got = e.sim.Sim.RequestCounts()
+func refreshCounts(sim *apmsim.Sim, n int) (got map[string]int, lists, passes int, want map[string]int) {
+	got = sim.RequestCounts()
 	lists, passes = got[systemList], got[systemRead]
 	delete(got, systemList)
 	return got, lists, passes, map[string]int{systemRead: passes, nodeRead: n * passes}

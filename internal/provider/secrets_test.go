@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -30,14 +29,15 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	setenv(t, "TF_ACC_LOG_PATH", cliLog)
 	setenv(t, engine.EnvEndpoint, env.sim.URL)
 	setenv(t, engine.EnvAPIKey, env.sim.AdminKey)
-	config := `provider "apm" {}` + nodeConfig("shop", "10.0.0.11", 7730)
+	shop := env.name("shop")
+	config := tf(t, "provider/from_environment.tf") + env.shopsWithNode("shop", "10.0.0.11", 7730)
 
 	env.test([]resource.TestStep{
 		{Config: config, ConfigPlanChecks: applied()},
 		{
 			// A failed request logs too: an out-of-band delete, then the 404 of the node's
 			// read on refresh.
-			PreConfig: func() { env.deleteNode("shop", "web-01") },
+			PreConfig: func() { env.deleteNode(shop, "web-01") },
 			Config:    config,
 			ConfigPlanChecks: applied(
 				exactActions{"apm_node.test": plancheck.ResourceActionCreate},
@@ -51,15 +51,15 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	}
 	text := string(data)
 	// The 404 of the node's read: one line with the request's path and status.
+	readPath := "apm_path=/rest/nodes/web-01/systems/" + shop
 	notFound := false
 	for _, line := range strings.Split(text, "\n") {
-		if strings.Contains(line, "APM API response") && strings.Contains(line, "apm_path=/rest/nodes/web-01/systems/shop") &&
-			strings.Contains(line, "apm_status=404") {
+		if strings.Contains(line, "APM API response") && strings.Contains(line, readPath) && strings.Contains(line, "apm_status=404") {
 			notFound = true
 		}
 	}
 	if !notFound {
-		t.Errorf("the TRACE log (%d bytes) has no line of the node read's 404 (APM API response, apm_path=/rest/nodes/web-01/systems/shop, apm_status=404); the check below would prove little", len(data))
+		t.Errorf("the TRACE log (%d bytes) has no line of the node read's 404 (APM API response, %s, apm_status=404); the check below would prove little", len(data), readPath)
 	}
 	for _, want := range []string{"APM API request", "apm_method=POST", "apm_path=/rest/nodes"} {
 		if !strings.Contains(text, want) {
@@ -71,13 +71,16 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	}
 }
 
-// providerHCL is a provider block; extra lines go into it.
-func providerHCL(endpoint, key string, extra ...string) string {
-	b := fmt.Sprintf("provider \"apm\" {\n  endpoint    = %q\n  max_retries = 0\n", endpoint)
-	if key != "" {
-		b += fmt.Sprintf("  api_key     = %q\n", key)
+// providerConfig is testdata/provider/settings.tf: a provider block for endpoint with
+// max_retries = 0, and the settings given (pairs of an argument's name and its value, as
+// for tf); the other arguments are null, as if not set.
+func providerConfig(t testing.TB, endpoint string, settings ...any) string {
+	t.Helper()
+	vars := []any{"endpoint", endpoint, "max_retries", 0}
+	for _, name := range []string{"api_key", "request_timeout", "ca_cert_pem", "skip_connection_check", "adopt_existing"} {
+		vars = append(vars, name, hclExpr("null"))
 	}
-	return b + strings.Join(append(extra, ""), "\n") + "}\n"
+	return tf(t, "provider/settings.tf", append(vars, settings...)...) // later pairs win
 }
 
 // closedEndpoint is an http:// URL on which nothing listens.
@@ -99,7 +102,7 @@ func TestAccProvider_wrongKeyFailsAtPlan(t *testing.T) {
 	env := newAccEnv(t)
 	env.test([]resource.TestStep{
 		{
-			Config:   env.configWithKey("not-a-key", systemHCL("test", "nope")),
+			Config:   env.configWithKey("not-a-key", tf(t, "system/one.tf", "name", env.name("nope"))),
 			PlanOnly: true,
 			ExpectError: errorMatching("Cannot use the APM manager at "+env.sim.URL, "401",
 				"api_key argument of the provider or the APM_API_KEY", "skip_connection_check"),
@@ -117,8 +120,9 @@ func TestAccProvider_wrongKeyFailsAtPlan(t *testing.T) {
 // lets a plan that needs no request succeed.
 func TestAccProvider_unreachableEndpointFailsAtPlan(t *testing.T) {
 	endpoint := closedEndpoint(t)
-	config := func(extra ...string) string {
-		return providerHCL(endpoint, "some-key", append(extra, `  request_timeout = "5s"`)...) + systemHCL("test", "shop")
+	config := func(settings ...any) string {
+		return providerConfig(t, endpoint, append([]any{"api_key", "some-key", "request_timeout", "5s"}, settings...)...) +
+			tf(t, "system/one.tf", "name", "shop")
 	}
 	runAcc(t, nil, []resource.TestStep{
 		{
@@ -127,7 +131,7 @@ func TestAccProvider_unreachableEndpointFailsAtPlan(t *testing.T) {
 			ExpectError: errorMatching("Cannot use the APM manager at "+endpoint, "could not be reached", "skip_connection_check = true"),
 		},
 		{
-			Config:             config("  skip_connection_check = true"),
+			Config:             config("skip_connection_check", true),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
@@ -149,8 +153,10 @@ func TestAccProvider_tls(t *testing.T) {
 	if !strings.HasPrefix(sim.URL, "https://") {
 		t.Fatalf("apmsimtest.StartTLS serves %s", sim.URL)
 	}
-	untrusted := providerHCL(sim.URL, sim.AdminKey) + systemHCL("test", "secure")
-	trusted := providerHCL(sim.URL, sim.AdminKey, fmt.Sprintf("  ca_cert_pem = %q", caPEM)) + systemHCL("test", "secure")
+	secure := env.name("secure")
+	system := tf(t, "system/one.tf", "name", secure)
+	untrusted := providerConfig(t, sim.URL, "api_key", sim.AdminKey) + system
+	trusted := providerConfig(t, sim.URL, "api_key", sim.AdminKey, "ca_cert_pem", caPEM) + system
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			Config:      untrusted,
@@ -160,7 +166,7 @@ func TestAccProvider_tls(t *testing.T) {
 		{
 			Config:           trusted,
 			ConfigPlanChecks: applied(creates("apm_system.test")),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems("secure")),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems(secure)),
 		},
 	})
 	if n := env.writes(); n != 2 { // the create and the destroy
@@ -172,7 +178,7 @@ func TestAccProvider_tls(t *testing.T) {
 func TestAccProvider_endpointWithoutScheme(t *testing.T) {
 	runAcc(t, nil, []resource.TestStep{
 		{
-			Config:      providerHCL("127.0.0.1:8443", "k") + systemHCL("test", "shop"),
+			Config:      providerConfig(t, "127.0.0.1:8443", "api_key", "k") + tf(t, "system/one.tf", "name", "shop"),
 			PlanOnly:    true,
 			ExpectError: errorMatching("APM endpoint without a scheme", "https://127.0.0.1:8443"),
 		},
@@ -184,7 +190,7 @@ func TestAccProvider_missingEndpointNamesEnvironment(t *testing.T) {
 	setenv(t, engine.EnvAPIKey, "")
 	runAcc(t, nil, []resource.TestStep{
 		{
-			Config:      `provider "apm" {}` + systemHCL("test", "x"),
+			Config:      tf(t, "provider/from_environment.tf") + tf(t, "system/one.tf", "name", "x"),
 			PlanOnly:    true,
 			ExpectError: errorMatching("Missing APM endpoint", "APM_ENDPOINT"),
 		},
@@ -197,13 +203,11 @@ func TestAccProvider_noKey(t *testing.T) {
 	setenv(t, engine.EnvAPIKey, "")
 	info, err := env.admin.ManagerInfo(env.ctx())
 	env.must(err)
-	public := `
-data "apm_manager_info" "this" {}
-data "apm_public_nodes" "all" {}
-`
+	keyless := providerConfig(t, env.sim.URL)
+	public := tf(t, "data_sources/public.tf")
 	env.test([]resource.TestStep{
 		{
-			Config:           providerHCL(env.sim.URL, "") + public,
+			Config:           keyless + public,
 			ConfigPlanChecks: applied(),
 			ConfigStateChecks: []statecheck.StateCheck{
 				attrString("data.apm_manager_info.this", "version", info.Version),
@@ -211,12 +215,12 @@ data "apm_public_nodes" "all" {}
 			},
 		},
 		{
-			Config:      providerHCL(env.sim.URL, "") + public + systemHCL("test", "shop"),
+			Config:      keyless + public + tf(t, "system/one.tf", "name", env.name("shop")),
 			PlanOnly:    true,
 			ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
 		},
 		{
-			Config:      providerHCL(env.sim.URL, "") + `data "apm_systems" "all" {}`,
+			Config:      keyless + tf(t, "data_sources/systems.tf"),
 			PlanOnly:    true,
 			ExpectError: errorMatching("Missing APM API key", "APM_API_KEY"),
 		},

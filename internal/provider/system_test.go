@@ -16,11 +16,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 )
 
-// systemHCL declares apm_system.<label> named name; extra goes into the block.
+// systemHCL declares apm_system.<label> named name; extra goes into the block. (The tests
+// of this file use testdata/system/ instead.)
 func systemHCL(label, name string, extra ...string) string {
 	return fmt.Sprintf(`
 resource "apm_system" %q {
@@ -82,13 +82,28 @@ func (e *accEnv) systemID(name string) string {
 	return s.SystemID
 }
 
+// importSteps import addr by id and, unless idFunc is nil, by the id that idFunc reads
+// from the state: each with `terraform import` (verifying what it imports) and with an
+// import block.
+func importSteps(addr, id string, idFunc resource.ImportStateIdFunc) []resource.TestStep {
+	steps := []resource.TestStep{{ResourceName: addr, ImportState: true, ImportStateId: id, ImportStateVerify: true}}
+	if idFunc != nil {
+		steps = append(steps, resource.TestStep{ResourceName: addr, ImportState: true, ImportStateIdFunc: idFunc, ImportStateVerify: true})
+	}
+	steps = append(steps, resource.TestStep{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: id})
+	if idFunc != nil {
+		steps = append(steps, resource.TestStep{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: idFunc})
+	}
+	return steps
+}
+
 // System: create, rename in place (same id), import by name and by id, out-of-band delete.
 func TestAccSystem_lifecycle(t *testing.T) {
 	env := newAccEnv(t)
 	payments, renamed := env.name("payments"), env.name("payments-v2")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
-	env.test([]resource.TestStep{
+	env.test(slices.Concat([]resource.TestStep{
 		{
 			Config: env.config(tf(t, "system/one.tf", "name", payments)),
 			ConfigPlanChecks: applied(
@@ -123,30 +138,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 				env.checkSystems(renamed),
 			),
 		},
-		{
-			ResourceName:      "apm_system.test",
-			ImportState:       true,
-			ImportStateId:     renamed,
-			ImportStateVerify: true,
-		},
-		{
-			ResourceName:      "apm_system.test",
-			ImportState:       true,
-			ImportStateIdFunc: importIDFrom("apm_system.test", ""),
-			ImportStateVerify: true,
-		},
-		{
-			ResourceName:    "apm_system.test",
-			ImportState:     true,
-			ImportStateKind: resource.ImportBlockWithID,
-			ImportStateId:   renamed,
-		},
-		{
-			ResourceName:      "apm_system.test",
-			ImportState:       true,
-			ImportStateKind:   resource.ImportBlockWithID,
-			ImportStateIdFunc: importIDFrom("apm_system.test", ""),
-		},
+	}, importSteps("apm_system.test", renamed, importIDFrom("apm_system.test", "")), []resource.TestStep{
 		{
 			// Deleted outside Terraform: the plan creates it again, and apply does.
 			PreConfig: func() { env.must(env.admin.DeleteSystem(env.ctx(), renamed)) },
@@ -162,28 +154,29 @@ func TestAccSystem_lifecycle(t *testing.T) {
 				env.checkSystems(renamed),
 			),
 		},
-	})
+	}))
 }
 
 // Import IDs that name no system, or are malformed, are refused with the accepted form.
 func TestAccSystem_importErrors(t *testing.T) {
 	env := newAccEnv(t)
+	nosuch, malformed := env.name("nosuch"), env.name("shop")+"/web-01"
 	env.test([]resource.TestStep{
 		{
-			Config:           env.config(systemHCL("test", "shop")),
+			Config:           env.config(tf(t, "system/one.tf", "name", env.name("shop"))),
 			ConfigPlanChecks: applied(),
 		},
 		{
 			ResourceName:  "apm_system.test",
 			ImportState:   true,
-			ImportStateId: "nosuch",
-			ExpectError:   errorMatching("Cannot import apm_system nosuch", `no system has the name or id "nosuch"`),
+			ImportStateId: nosuch,
+			ExpectError:   errorMatching("Cannot import apm_system "+nosuch, fmt.Sprintf("no system has the name or id %q", nosuch)),
 		},
 		{
 			ResourceName:  "apm_system.test",
 			ImportState:   true,
-			ImportStateId: "shop/web-01",
-			ExpectError:   errorMatching("Invalid import ID for apm_system", "Expected <system>", "the system's name or id", `got "shop/web-01"`),
+			ImportStateId: malformed,
+			ExpectError:   errorMatching("Invalid import ID for apm_system", "Expected <system>", "the system's name or id", fmt.Sprintf("got %q", malformed)),
 		},
 	})
 }
@@ -192,7 +185,8 @@ func TestAccSystem_importErrors(t *testing.T) {
 // creating a second one, and its nodes are left alone.
 func TestAccSystem_renamedOutOfBandIsRenamedBack(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemHCL("shop", "shop") + fleetNodesHCL("apm_system.shop.id", 2))
+	shop := env.name("shop")
+	config := env.config(fleetConfig(t, shop, 2))
 	sameSystemID := statecheck.CompareValue(compare.ValuesSame())
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
 	env.test([]resource.TestStep{
@@ -200,26 +194,26 @@ func TestAccSystem_renamedOutOfBandIsRenamedBack(t *testing.T) {
 			Config:           config,
 			ConfigPlanChecks: applied(),
 			ConfigStateChecks: []statecheck.StateCheck{
-				sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
-				sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
+				sameSystemID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+				sameNodeID.AddStateValue("apm_node.fleet[0]", tfjsonpath.New("node_id")),
 			},
 		},
 		{
-			PreConfig: func() { env.must(env.admin.RenameSystem(env.ctx(), "shop", "shop-old")) },
+			PreConfig: func() { env.must(env.admin.RenameSystem(env.ctx(), shop, env.name("shop-old"))) },
 			Config:    config,
 			ConfigPlanChecks: applied(
-				exactActions{"apm_system.shop": plancheck.ResourceActionUpdate},
-				plancheck.ExpectKnownValue("apm_system.shop", tfjsonpath.New("name"), knownvalue.StringExact("shop")),
+				exactActions{"apm_system.test": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_system.test", tfjsonpath.New("name"), knownvalue.StringExact(shop)),
 			),
 			ConfigStateChecks: []statecheck.StateCheck{
-				sameSystemID.AddStateValue("apm_system.shop", tfjsonpath.New("id")),
-				sameNodeID.AddStateValue("apm_node.n1", tfjsonpath.New("node_id")),
+				sameSystemID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
+				sameNodeID.AddStateValue("apm_node.fleet[0]", tfjsonpath.New("node_id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkSystems("shop"),
-				env.checkSystemInManager("apm_system.shop"),
-				env.checkNodeInManager("apm_node.n1"),
-				env.checkNodeInManager("apm_node.n2"),
+				env.checkSystems(shop),
+				env.checkSystemInManager("apm_system.test"),
+				env.checkNodeInManager("apm_node.fleet.0"),
+				env.checkNodeInManager("apm_node.fleet.1"),
 			),
 		},
 	})
@@ -228,30 +222,28 @@ func TestAccSystem_renamedOutOfBandIsRenamedBack(t *testing.T) {
 // A rename in the configuration changes only the system: its nodes refer to it by id.
 func TestAccSystem_renameLeavesNodesAlone(t *testing.T) {
 	env := newAccEnv(t)
-	config := func(name string) string {
-		return env.config(systemHCL("x", name) + fleetNodesHCL("apm_system.x.id", 3))
-	}
+	renamed := env.name("orders-v2")
 	sameNodeID := statecheck.CompareValue(compare.ValuesSame())
 	env.test([]resource.TestStep{
 		{
-			Config:            config("orders"),
+			Config:            env.config(fleetConfig(t, env.name("orders"), 3)),
 			ConfigPlanChecks:  applied(),
-			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
+			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.fleet[2]", tfjsonpath.New("node_id"))},
 		},
 		{
-			Config: config("orders-v2"),
+			Config: env.config(fleetConfig(t, renamed, 3)),
 			ConfigPlanChecks: applied(
-				exactActions{"apm_system.x": plancheck.ResourceActionUpdate},
-				leaves("apm_node.n1"),
-				leaves("apm_node.n2"),
-				leaves("apm_node.n3"),
+				exactActions{"apm_system.test": plancheck.ResourceActionUpdate},
+				leaves("apm_node.fleet[0]"),
+				leaves("apm_node.fleet[1]"),
+				leaves("apm_node.fleet[2]"),
 			),
-			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.n3", tfjsonpath.New("node_id"))},
+			ConfigStateChecks: []statecheck.StateCheck{sameNodeID.AddStateValue("apm_node.fleet[2]", tfjsonpath.New("node_id"))},
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkSystems("orders-v2"),
-				env.checkNodeInManager("apm_node.n1"),
-				env.checkNodeInManager("apm_node.n2"),
-				env.checkNodeInManager("apm_node.n3"),
+				env.checkSystems(renamed),
+				env.checkNodeInManager("apm_node.fleet.0"),
+				env.checkNodeInManager("apm_node.fleet.1"),
+				env.checkNodeInManager("apm_node.fleet.2"),
 			),
 		},
 	})
@@ -260,45 +252,44 @@ func TestAccSystem_renameLeavesNodesAlone(t *testing.T) {
 // No false drift: after every apply, and after an explicit refresh, nothing has changed.
 func TestAccSystem_noFalseDrift(t *testing.T) {
 	env := newAccEnv(t)
+	fleet, fleet2, fleet3 := env.name("fleet"), env.name("fleet-v2"), env.name("fleet-v3")
 	config := func(system, ip string, port int) string {
-		return env.config(systemHCL("x", system) +
-			nodeHCL("n1", "apm_system.x.id", "node-01", ip, port) +
-			nodeHCL("n2", "apm_system.x.id", "node-02", "10.1.0.2", 7730) +
-			nodeHCL("n3", "apm_system.x.id", "node-03", "10.1.0.3", 7730))
+		return env.config(tf(t, "system/one.tf", "name", system) +
+			tf(t, "node/three_nodes.tf", "system_id", testSystemID, "first_host_ip", ip, "first_agent_port", port))
 	}
 	env.test([]resource.TestStep{
 		{
-			Config: config("fleet", "10.1.0.1", 7730),
+			Config: config(fleet, "10.1.0.1", 7730),
 			ConfigPlanChecks: applied(exactActions{
-				"apm_system.x": plancheck.ResourceActionCreate, "apm_node.n1": plancheck.ResourceActionCreate,
+				"apm_system.test": plancheck.ResourceActionCreate, "apm_node.n1": plancheck.ResourceActionCreate,
 				"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
 			}),
-			Check: env.checkExists("apm_system.x", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
+			Check: env.checkExists("apm_system.test", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
 		},
 		{
-			Config:           config("fleet", "10.1.0.11", 7730),
+			Config:           config(fleet, "10.1.0.11", 7730),
 			ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
-			Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7730),
+			Check:            env.checkNode(fleet, "node-01", "10.1.0.11", 7730),
 		},
 		{
-			Config:           config("fleet", "10.1.0.11", 7731),
+			Config:           config(fleet, "10.1.0.11", 7731),
 			ConfigPlanChecks: applied(exactActions{"apm_node.n1": plancheck.ResourceActionUpdate}),
-			Check:            env.checkNode("fleet", "node-01", "10.1.0.11", 7731),
+			Check:            env.checkNode(fleet, "node-01", "10.1.0.11", 7731),
 		},
 		{
-			Config:           config("fleet-v2", "10.1.0.11", 7731),
-			ConfigPlanChecks: applied(exactActions{"apm_system.x": plancheck.ResourceActionUpdate}),
-			Check:            env.checkNode("fleet-v2", "node-01", "10.1.0.11", 7731),
+			Config:           config(fleet2, "10.1.0.11", 7731),
+			ConfigPlanChecks: applied(exactActions{"apm_system.test": plancheck.ResourceActionUpdate}),
+			Check:            env.checkNode(fleet2, "node-01", "10.1.0.11", 7731),
 		},
 		{
 			// A rename and a node change in one apply.
-			Config: config("fleet-v3", "10.1.0.21", 7732),
+			Config: config(fleet3, "10.1.0.21", 7732),
 			ConfigPlanChecks: applied(exactActions{
-				"apm_system.x": plancheck.ResourceActionUpdate, "apm_node.n1": plancheck.ResourceActionUpdate,
+				"apm_system.test": plancheck.ResourceActionUpdate, "apm_node.n1": plancheck.ResourceActionUpdate,
 			}),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkNode("fleet-v3", "node-01", "10.1.0.21", 7732),
-				env.checkSystems("fleet-v3"),
+				env.checkNode(fleet3, "node-01", "10.1.0.21", 7732),
+				env.checkSystems(fleet3),
 			),
 		},
 		{
@@ -308,7 +299,7 @@ func TestAccSystem_noFalseDrift(t *testing.T) {
 			},
 		},
 		{
-			Config:   config("fleet-v3", "10.1.0.21", 7732),
+			Config:   config(fleet3, "10.1.0.21", 7732),
 			PlanOnly: true,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{noDrift{}, plancheck.ExpectEmptyPlan()},
@@ -321,14 +312,12 @@ func TestAccSystem_noFalseDrift(t *testing.T) {
 // deletes system and nodes in parallel: the system's delete waits for the nodes.
 func TestAccSystem_destroyWaitsForNodesWithoutReferences(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateSystem(env.ctx(), "orders"))
-	id := env.systemID("orders")
-	config := env.config(`
-import {
-  to = apm_system.s
-  id = "orders"
-}
-` + systemHCL("s", "orders") + fleetNodesHCL(fmt.Sprintf("%q", id), 3))
+	sim := env.needsSim("slows down the nodes' deletes and counts the system's")
+	orders := env.name("orders")
+	env.must(env.admin.CreateSystem(env.ctx(), orders))
+	id := env.systemID(orders)
+	config := env.config(tf(t, "system/import.tf", "name", orders) + tf(t, "system/one.tf", "name", orders) +
+		tf(t, "node/fleet.tf", "system_id", id, "nodes", 3))
 	const systemDelete = "DELETE /rest/systems/{systemName}"
 	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -339,7 +328,7 @@ import {
 			func(*terraform.State) error {
 				// The nodes' deletes were slowed down, so the system's delete met the
 				// manager's refusal at least once and had to wait.
-				if n := env.sim.Sim.RequestCounts()[systemDelete]; n < 2 {
+				if n := sim.RequestCounts()[systemDelete]; n < 2 {
 					return fmt.Errorf("the system was deleted with %d request(s); the test did not make it wait for its nodes", n)
 				}
 				return nil
@@ -349,19 +338,19 @@ import {
 			{
 				Config: config,
 				ConfigPlanChecks: applied(exactActions{
-					"apm_system.s": plancheck.ResourceActionNoop, "apm_node.n1": plancheck.ResourceActionCreate,
-					"apm_node.n2": plancheck.ResourceActionCreate, "apm_node.n3": plancheck.ResourceActionCreate,
+					"apm_system.test": plancheck.ResourceActionNoop, "apm_node.fleet[0]": plancheck.ResourceActionCreate,
+					"apm_node.fleet[1]": plancheck.ResourceActionCreate, "apm_node.fleet[2]": plancheck.ResourceActionCreate,
 				}),
 				ConfigStateChecks: []statecheck.StateCheck{
-					attrString("apm_system.s", "id", id),
+					attrString("apm_system.test", "id", id),
 				},
-				Check: env.checkExists("apm_system.s", "apm_node.n1", "apm_node.n2", "apm_node.n3"),
+				Check: env.checkExists("apm_system.test", "apm_node.fleet.0", "apm_node.fleet.1", "apm_node.fleet.2"),
 			},
 			{
 				// Arrange the destroy that follows the steps.
 				PreConfig: func() {
-					env.must(env.sim.Sim.SetFaults(apmsim.FaultRule{Method: "DELETE", Path: "/rest/nodes/*", Latency: 1500 * time.Millisecond}))
-					env.sim.Sim.ResetRequestCounts()
+					env.must(sim.SetFaults(apmsim.FaultRule{Method: "DELETE", Path: "/rest/nodes/*", Latency: 1500 * time.Millisecond}))
+					sim.ResetRequestCounts()
 				},
 				Config:   config,
 				PlanOnly: true,
@@ -374,33 +363,26 @@ import {
 // gives up after timeouts.delete and names the node.
 func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemHCL("s", "legacy", `  timeouts = { delete = "2s" }`))
+	legacy := env.name("legacy")
+	config := env.config(tf(t, "system/delete_timeout.tf", "name", legacy, "delete_timeout", "2s"))
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			Config:           config,
 			ConfigPlanChecks: applied(),
 		},
 		{
-			PreConfig: func() {
-				env.must(env.admin.CreateNode(env.ctx(), apm.CreateNodeRequest{
-					NodeName: "stray-01", SystemName: "legacy", HostIP: "10.9.0.1", AgentPort: 7730,
-				}))
-			},
+			PreConfig:   func() { env.createNode(legacy, "stray-01", "10.9.0.1", 7730) },
 			Config:      config,
 			Destroy:     true,
-			ExpectError: errorMatching(`Failed to delete system "legacy"`, "gave up after 2s", `node "stray-01"`, "timeouts.delete"),
+			ExpectError: errorMatching(fmt.Sprintf("Failed to delete system %q", legacy), "gave up after 2s", `node "stray-01"`, "timeouts.delete"),
 		},
 		{
 			// The system is still there, and still managed; remove the stray node so that
 			// the final destroy succeeds.
-			PreConfig: func() {
-				node, err := env.admin.GetNode(env.ctx(), "legacy", "stray-01")
-				env.must(err)
-				env.must(env.admin.DeleteNode(env.ctx(), "legacy", node.NodeID))
-			},
-			Config:   config,
-			PlanOnly: true,
-			Check:    env.checkSystemInManager("apm_system.s"),
+			PreConfig: func() { env.deleteNode(legacy, "stray-01") },
+			Config:    config,
+			PlanOnly:  true,
+			Check:     env.checkSystemInManager("apm_system.test"),
 		},
 	})
 }
@@ -408,23 +390,24 @@ func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
 // Creating a system that exists already fails, and prints an import ID that works.
 func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
 	env := newAccEnv(t)
-	config := env.config(systemHCL("t", "taken"))
+	taken := env.name("taken")
+	config := env.config(tf(t, "system/one.tf", "name", taken))
 	env.testUntilEmpty([]resource.TestStep{
 		{
-			PreConfig: func() { env.must(env.admin.CreateSystem(env.ctx(), "taken")) },
+			PreConfig: func() { env.must(env.admin.CreateSystem(env.ctx(), taken)) },
 			Config:    config,
-			// The printed ID is exactly "taken": the regexp ends it with the quote of the
+			// The printed ID is exactly the name: the regexp ends it with the quote of the
 			// import block, and the next step imports with exactly that ID.
-			ExpectError: errorMatching("System already exists: taken",
-				"terraform import apm_system.<name> taken", `id = "taken"`),
+			ExpectError: errorMatching("System already exists: "+taken,
+				"terraform import apm_system.<name> "+taken, fmt.Sprintf("id = %q", taken)),
 		},
 		{
-			ResourceName:       "apm_system.t",
+			ResourceName:       "apm_system.test",
 			ImportState:        true,
-			ImportStateId:      "taken",
+			ImportStateId:      taken,
 			ImportStatePersist: true,
 			ImportStateCheck: func(states []*terraform.InstanceState) error {
-				if len(states) != 1 || states[0].Attributes["name"] != "taken" || states[0].Attributes["id"] != env.systemID("taken") {
+				if len(states) != 1 || states[0].Attributes["name"] != taken || states[0].Attributes["id"] != env.systemID(taken) {
 					return fmt.Errorf("imported %d objects: %v", len(states), states)
 				}
 				return nil
@@ -432,25 +415,26 @@ func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
 		},
 		{
 			Config:           config,
-			ConfigPlanChecks: applied(exactActions{"apm_system.t": plancheck.ResourceActionNoop}),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.t"), env.checkSystems("taken")),
+			ConfigPlanChecks: applied(exactActions{"apm_system.test": plancheck.ResourceActionNoop}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems(taken)),
 		},
 	})
 }
 
 func TestAccSystem_invalidNameFailsAtPlan(t *testing.T) {
 	env := newAccEnv(t)
+	spaced := env.name("has space")
 	env.test([]resource.TestStep{
 		{
-			Config:      env.config(systemHCL("test", "has space")),
-			ExpectError: errorMatching("Attribute name must be 1 to 20 characters", "got: has space"),
+			Config:      env.config(tf(t, "system/one.tf", "name", spaced)),
+			ExpectError: errorMatching("Attribute name must be 1 to 20 characters", "got: "+spaced),
 		},
 		{
-			Config:      env.config(systemHCL("test", "a-name-longer-than-20-chars")),
+			Config:      env.config(tf(t, "system/one.tf", "name", env.name("a-name-longer-than-20-chars"))),
 			ExpectError: errorMatching("Attribute name must be 1 to 20 characters"),
 		},
 		{
-			Config:      env.config(systemHCL("test", "ok", `  timeouts = { delete = "soon" }`)),
+			Config:      env.config(tf(t, "system/delete_timeout.tf", "name", env.name("ok"), "delete_timeout", "soon")),
 			ExpectError: regexp.MustCompile(`(?i)duration`),
 		},
 	})
@@ -462,10 +446,12 @@ func TestAccSystem_invalidNameFailsAtPlan(t *testing.T) {
 // A viewer key can plan (it lists systems) but the create is refused with advice.
 func TestAccSystem_viewerKeyIsForbidden(t *testing.T) {
 	env := newAccEnv(t)
+	env.needsSim("uses apmsim's viewer key")
+	readonly := env.name("readonly")
 	env.test([]resource.TestStep{
 		{
-			Config:      env.configWithKey(env.sim.ViewerKey, systemHCL("test", "readonly")),
-			ExpectError: errorMatching(`Failed to create system "readonly"`, "403", "Access denied", "administrator key", "APM_API_KEY"),
+			Config:      env.configWithKey(env.sim.ViewerKey, tf(t, "system/one.tf", "name", readonly)),
+			ExpectError: errorMatching(fmt.Sprintf("Failed to create system %q", readonly), "403", "Access denied", "administrator key", "APM_API_KEY"),
 		},
 	})
 	if err := env.checkSystems()(nil); err != nil {

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -48,24 +48,32 @@ var terraformBlock = regexp.MustCompile(`(?ms)^terraform \{\n.*?^\}\n`)
 // The topology example: applied cleanly (no drift, an empty plan), a WAS server stopped
 // behind Terraform's back shows in the next plan and apply starts it again, and removing
 // it all from the configuration destroys everything, parts before their servers.
-func TestAccTopologyExample(t *testing.T) {
+func TestAccTopology_example(t *testing.T) {
 	env := newAccEnv(t)
-	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: "orders-db", DatabaseType: "PostgreSQL",
+	topology, db, ds := env.name("topology"), env.name("orders-db"), env.name("orders-ds")
+	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
 		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
-	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: "orders-ds", DatabaseResourceName: "orders-db"}))
-	config := env.config(exampleConfig(t, "topology"))
-	was1 := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: "topology"}
+	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
+	t.Cleanup(func() {
+		if err := errors.Join(env.admin.DeleteDatasource(env.ctx(), ds), env.admin.DeleteDatabase(env.ctx(), db)); err != nil {
+			t.Errorf("removing the datasource and database that the test arranged: %v", err)
+		}
+	})
+	cfg := env.config(exampleConfig(t, "topology"))
+	names := config.Variables{"system_name": config.StringVariable(topology), "datasource_name": config.StringVariable(ds)}
+	was1 := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: topology}
 	// Manager checks are state checks: a step's Check cannot read a state with for_each.
 	inManager := func(check resource.TestCheckFunc) statecheck.StateCheck {
 		return managerCheck(func(statecheck.CheckStateRequest) error { return check(nil) })
 	}
 	env.test([]resource.TestStep{
 		{
-			Config:           config,
+			Config:           cfg,
+			ConfigVariables:  names,
 			ConfigPlanChecks: applied(),
 			ConfigStateChecks: []statecheck.StateCheck{
 				inManager(env.checkServer(was1, serverIs("running", 8080))),
-				inManager(env.checkServer(apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "web-01", SystemName: "topology"}, func(s *apm.Server) error {
+				inManager(env.checkServer(apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "web-01", SystemName: topology}, func(s *apm.Server) error {
 					return want(len(s.Workers) == 2 && len(s.URIs) == 2 && s.Status == "running", "workers %v, uris %v, %s", s.Workers, s.URIs, s.Status)
 				})),
 				inManager(env.checkServer(was1, func(s *apm.Server) error {
@@ -75,17 +83,16 @@ func TestAccTopologyExample(t *testing.T) {
 		},
 		{
 			PreConfig:         func() { env.must(env.admin.StopServer(env.ctx(), was1, true)) },
-			Config:            config,
+			Config:            cfg,
+			ConfigVariables:   names,
 			ConfigPlanChecks:  applied(exactActions{`apm_was_server.this["was-1"]`: plancheck.ResourceActionUpdate}),
 			ConfigStateChecks: []statecheck.StateCheck{inManager(env.checkServer(was1, serverIs("running", 8080)))},
 		},
 		{
-			// Destroyed by a step, as the harness cannot read such a state before its own destroy.
-			Config: env.config(""),
-			ConfigStateChecks: []statecheck.StateCheck{inManager(func(*terraform.State) error {
-				systems, err := env.admin.ListSystems(env.ctx())
-				return errors.Join(err, want(len(systems) == 0, "systems left: %v", systems))
-			})},
+			// Destroyed by a step, as the harness cannot read such a state before its own
+			// destroy: no system is left.
+			Config:            env.config(""),
+			ConfigStateChecks: []statecheck.StateCheck{inManager(env.checkSystems())},
 		},
 	})
 }

@@ -1,0 +1,1 @@
+data "apm_nodes" "all" {}

@@ -1,0 +1,5 @@
+variable "name" { type = string }
+
+data "apm_system" "test" {
+  name = var.name
+}

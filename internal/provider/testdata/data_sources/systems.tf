@@ -1,0 +1,1 @@
+data "apm_systems" "all" {}
