@@ -1,0 +1,5 @@
+variable "kind" { type = string }
+
+data "apm_container_servers" "x" {
+  kind = var.kind
+}

@@ -1,0 +1,5 @@
+variable "system_name" { type = string }
+
+data "apm_was_servers" "x" {
+  system_name = var.system_name
+}

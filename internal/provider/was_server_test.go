@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+)
+
+// A WAS server: install and start, change ports and java_home in place and stop, drift
+// (started and moved outside Terraform) repaired, import, replacement by edition.
+func TestAccWASServer_lifecycle(t *testing.T) {
+	env := newAccEnv(t)
+	ref := env.shopRef(apm.KindWAS, "was-1")
+	first := env.serverConfig(apm.KindWAS, "ajp_port", 8009, "state", "running")
+	second := env.serverConfig(apm.KindWAS, "http_port", 8081, "ajp_port", 8009, "java_home", "/opt/jdk-21", "state", "stopped", "force_stop", true)
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           first,
+			ConfigPlanChecks: applied(creates("apm_was_server.a")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				attrString("apm_was_server.a", "server_type", "Standard"),
+				attrString("apm_was_server.a", "install_root_path", "/opt/apm/was/was-1"),
+				attrBool("apm_was_server.a", "force_stop", false),
+				attrString("apm_was_server.a", "state", "running"),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkExists("apm_was_server.a"),
+				env.checkServer(ref, serverIs("running", 8080)),
+				resource.TestCheckResourceAttrPair("apm_was_server.a", "node_id", "apm_node.app", "id"),
+			),
+		},
+		{
+			Config:           second,
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionUpdate}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(ref, serverIs("stopped", 8081)),
+				env.checkServer(ref, func(s *apm.Server) error { return want(s.JavaHome == "/opt/jdk-21", "javaHome %q", s.JavaHome) }),
+			),
+		},
+		{
+			// Another operator started it and moved its HTTP port.
+			PreConfig: func() {
+				env.must(env.admin.ModifyServer(env.ctx(), ref, apm.ServerSettings{HTTPPort: 9090}))
+				env.must(env.admin.StartServer(env.ctx(), ref))
+			},
+			Config: second,
+			ConfigPlanChecks: applied(
+				exactActions{"apm_was_server.a": plancheck.ResourceActionUpdate},
+				plancheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("http_port"), knownvalue.Int64Exact(8081)),
+			),
+			Check: env.checkServer(ref, serverIs("stopped", 8081)),
+		},
+		{
+			ResourceName:            "apm_was_server.a",
+			ImportState:             true,
+			ImportStateId:           env.shop() + "/app-01/was-1",
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"mode", "force_stop"}, // not reported by the manager
+		},
+		{
+			// The edition cannot change in place: the server is replaced (stopped first).
+			Config: env.serverConfig(apm.KindWAS, "http_port", 8081, "ajp_port", 8009, "java_home", "/opt/jdk-21", "state", "running",
+				"server_type", "Enterprise"),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroyBeforeCreate}),
+			Check: env.checkServer(ref, func(s *apm.Server) error {
+				return want(s.Edition == apm.EditionEnterprise && s.Status == "running", "is %s %s", s.Edition, s.Status)
+			}),
+		},
+	})
+}
+
+// Registering: an id the existing node does not offer fails at plan, naming what it
+// offers; a registered server starts as declared; destroy deregisters it, and the node
+// offers it again.
+func TestAccWASServer_register(t *testing.T) {
+	env := newAccEnv(t)
+	register := func(id string) string {
+		return env.serverConfig(apm.KindWAS, "server_id", id, "mode", "register", "http_port", 18080, "state", "running")
+	}
+	offered := func(offer bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			list, err := env.admin.ListRegisterableServers(env.ctx(), apm.KindWAS, env.shop(), "app-01")
+			if err != nil {
+				return err
+			}
+			found := false
+			for _, s := range list {
+				found = found || s.ServerID == "was-reg-1"
+			}
+			return want(found == offer, "was-reg-1 offered for registration: %v, want %v", found, offer)
+		}
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{Config: env.shopNode(), ConfigPlanChecks: applied(), Check: offered(true)},
+		{
+			Config:      register("was-nope"),
+			PlanOnly:    true,
+			ExpectError: errorMatching(`No such registerable WAS server`, `offers no registerable WAS server "was-nope"; it offers WAS servers "was-reg-1"`),
+		},
+		{
+			Config:           register("was-reg-1"),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionCreate}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(env.shopRef(apm.KindWAS, "was-reg-1"), serverIs("running", 18080)),
+				offered(false),
+			),
+		},
+		{
+			// Destroying the server stops and deregisters it: the node offers it again.
+			Config:           env.shopNode(),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroy}),
+			Check:            offered(true),
+		},
+	})
+}
+
+// The answers to a start and to a stop are lost after the manager carried them out: the
+// provider looks again and finds the server where it should be, instead of failing and
+// tainting it.
+func TestAccWASServer_lostStartAndStopAnswers(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("injects faults and counts the requests the manager received")
+	ref := env.shopRef(apm.KindWAS, "was-1")
+	actions := func(sent int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			n := sim.RequestCounts()["POST /rest/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}/action"]
+			return want(n == sent, "%d actions sent, want %d (a lost answer that took effect must not be sent again)", n, sent)
+		}
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			PreConfig:        func() { env.faults("POST /rest/was/servers/*/action status=502 after=true times=1") },
+			Config:           env.serverConfig(apm.KindWAS, "state", "running"),
+			ConfigPlanChecks: applied(),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkServer(ref, serverIs("running", 8080)), actions(1)),
+		},
+		{
+			PreConfig:        func() { env.faults("POST /rest/was/servers/*/action reset=true after=true times=1") },
+			Config:           env.serverConfig(apm.KindWAS, "state", "stopped"),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionUpdate}),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkServer(ref, serverIs("stopped", 8080)), actions(2)),
+		},
+	})
+}
+
+// The answer to an install is lost after the manager carried it out: the server is
+// recovered, although it is not yet in its declared state, and then started and given
+// its java_home.
+func TestAccWASServer_lostInstallAnswerIsRecoveredAndSettled(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("injects faults and counts the requests the manager received")
+	ref := env.shopRef(apm.KindWAS, "was-1")
+	env.testUntilEmpty([]resource.TestStep{{
+		PreConfig:        func() { env.faults("POST /rest/was/servers status=502 after=true times=1") },
+		Config:           env.serverConfig(apm.KindWAS, "java_home", "/opt/jdk-21", "state", "running"),
+		ConfigPlanChecks: applied(),
+		Check: resource.ComposeAggregateTestCheckFunc(
+			env.checkServer(ref, serverIs("running", 8080)),
+			env.checkServer(ref, func(s *apm.Server) error { return want(s.JavaHome == "/opt/jdk-21", "javaHome %q", s.JavaHome) }),
+			func(*terraform.State) error {
+				n := sim.RequestCounts()["POST /rest/was/servers"]
+				return want(n == 1, "the install was sent %d times, want 1", n)
+			},
+		),
+	}})
+}
+
+// A WAS server cannot be deleted while parts remain: destroy waits within timeouts.delete,
+// and the error then names what remains, here a datasource attached outside Terraform.
+func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
+	env := newAccEnv(t)
+	db, ds := env.name("orders-db"), env.name("orders-ds")
+	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
+		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
+	t.Cleanup(func() { _ = env.admin.DeleteDatabase(env.ctx(), db) })
+	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
+	t.Cleanup(func() { _ = env.admin.DeleteDatasource(env.ctx(), ds) })
+	ref := env.shopRef(apm.KindWAS, "was-1")
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           env.serverConfig(apm.KindWAS, "state", "running", "timeouts", hclExpr(`{ delete = "2s" }`)),
+			ConfigPlanChecks: applied(),
+		},
+		{
+			PreConfig:   func() { env.must(env.admin.AttachDatasource(env.ctx(), ref, ds)) },
+			Config:      env.shopNode(),
+			ExpectError: errorMatching(fmt.Sprintf(`gave up after 2s: still held by datasource %q (apm_was_datasource)`, ds), `raise timeouts.delete`),
+		},
+		{
+			PreConfig:        func() { env.must(env.admin.DetachDatasource(env.ctx(), ref, ds)) },
+			Config:           env.shopNode(),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroy}),
+			Check:            env.checkGone(ref),
+		},
+	})
+}
