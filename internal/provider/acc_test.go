@@ -394,6 +394,10 @@ func importIDFrom(addr, suffix string) resource.ImportStateIdFunc {
 // reference such as apm_system.shop.id) rather than as a literal.
 type hclExpr string
 
+// hclNull gives a variable of a testdata configuration the value null: as if its argument
+// were left out.
+const hclNull = hclExpr("null")
+
 // tf is the configuration in testdata/<file>, with values for its variables: pairs of a
 // variable's name and its value (a string, an integer, a bool or an hclExpr). Each file
 // declares its variables one a line, `variable "name" { type = string }`, so that it is

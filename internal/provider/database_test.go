@@ -24,10 +24,6 @@ const (
 	dbPassword2 = "Orders-Pa55word-second-0002"
 )
 
-// hclNull is the value of an optional variable of a testdata file that leaves its
-// argument out (null is what Terraform takes for an argument not set).
-const hclNull = hclExpr("null")
-
 // orNull is vars, name and value pairs for tf, with each of optional that vars does not
 // give set to null.
 func orNull(vars []any, optional ...string) []any {

@@ -48,10 +48,6 @@ func wasRef(id string) apm.ServerRef {
 	return apm.ServerRef{Kind: apm.KindWAS, ServerID: id, NodeName: "app-01", SystemName: "shop"}
 }
 
-// hclNull is a variable of a testdata configuration given as null: as if its argument
-// were not written.
-const hclNull = hclExpr("null")
-
 // shop is the name of this test's system shop, which testdata/servers/shop_node.tf
 // declares (apm_system.shop) with its node app-01 (apm_node.app).
 func (e *accEnv) shop() string { return e.name("shop") }
