@@ -495,14 +495,6 @@ func updates(addr string) plancheck.PlanCheck {
 	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)
 }
 
-func replaces(addr string) plancheck.PlanCheck {
-	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)
-}
-
-func destroys(addr string) plancheck.PlanCheck {
-	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroy)
-}
-
 func leaves(addr string) plancheck.PlanCheck {
 	return plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)
 }

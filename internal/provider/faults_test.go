@@ -54,7 +54,7 @@ func untainted(addr string) resource.TestCheckFunc {
 // (apm_node.test).
 func (e *accEnv) shopWithNode() string {
 	e.t.Helper()
-	return systemWithNode(e.t, e.name("shop"), "web-01", "10.0.0.1", 7730)
+	return systemWithNode(e.t, e.name("shop"), "10.0.0.1", 7730)
 }
 
 // checkRequests passes when the manager received want requests of route since the last
@@ -375,7 +375,7 @@ func (rm *restartingManager) config(resources string) string {
 // plan fails instead of proposing to create everything again.
 func TestAccFaults_managerRestartOverHTTPS(t *testing.T) {
 	rm := newRestartingManager(t)
-	config := rm.config(systemWithNode(t, "shop", "web-01", "10.0.0.1", 7730))
+	config := rm.config(systemWithNode(t, "shop", "10.0.0.1", 7730))
 	runAcc(t, rm.checkEmpty, []resource.TestStep{
 		{Config: config, ConfigPlanChecks: cleanAfterApply},
 		{

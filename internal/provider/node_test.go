@@ -19,19 +19,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
-// nodeHCL declares apm_node.<label>; systemID is an HCL expression. (The tests of this
-// file use testdata/node/ instead.)
-func nodeHCL(label, systemID, name, hostIP string, agentPort int) string {
-	return fmt.Sprintf(`
-resource "apm_node" %q {
-  system_id  = %s
-  name       = %q
-  host_ip    = %q
-  agent_port = %d
-}
-`, label, systemID, name, hostIP, agentPort)
-}
-
 // checkNode compares the manager's node with the expected values.
 func (e *accEnv) checkNode(system, name, hostIP string, agentPort int64) resource.TestCheckFunc {
 	return func(*terraform.State) error {
@@ -105,9 +92,9 @@ func oneNode(t *testing.T, systemID any, name, hostIP string, agentPort int) str
 
 // systemWithNode is apm_system.test named system (system/one.tf) and its node
 // apm_node.test (node/one.tf).
-func systemWithNode(t *testing.T, system, name, hostIP string, agentPort int) string {
+func systemWithNode(t *testing.T, system, hostIP string, agentPort int) string {
 	t.Helper()
-	return tf(t, "system/one.tf", "name", system) + oneNode(t, testSystemID, name, hostIP, agentPort)
+	return tf(t, "system/one.tf", "name", system) + oneNode(t, testSystemID, "web-01", hostIP, agentPort)
 }
 
 // fleetConfig is apm_system.test named system (system/one.tf) and n nodes that refer to it
@@ -277,7 +264,7 @@ func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 	env.must(env.admin.CreateSystem(env.ctx(), shop))
 	env.createNode(shop, "web-01", "10.0.0.11", 7730)
 	printed := env.systemID(shop) + "/web-01"
-	config := env.config(tf(t, "system/import.tf", "name", shop) + systemWithNode(t, shop, "web-01", "10.0.0.11", 7730))
+	config := env.config(tf(t, "system/import.tf", "name", shop) + systemWithNode(t, shop, "10.0.0.11", 7730))
 	env.testUntilEmpty([]resource.TestStep{
 		{
 			// The printed ID is exactly <system_id>/web-01: the regexp bounds it with the
@@ -289,7 +276,7 @@ func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 		{
 			Config:           config + tf(t, "node/import.tf", "id", printed),
 			ConfigPlanChecks: applied(exactActions{"apm_node.test": plancheck.ResourceActionNoop, "apm_system.test": plancheck.ResourceActionNoop}),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.test"), env.checkSystemInManager("apm_system.test")),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkNodeInManager("apm_node.test"), env.checkSystemInManager()),
 		},
 	})
 }
@@ -300,7 +287,7 @@ func TestAccNode_terseManager(t *testing.T) {
 	env := newAccEnvWith(t, apmsimtest.WithOmitOptionalFields())
 	shop := env.name("shop")
 	config := func(ip string, port int) string {
-		return env.config(systemWithNode(t, shop, "web-01", ip, port))
+		return env.config(systemWithNode(t, shop, ip, port))
 	}
 	nodeIDIsName := attrString("apm_node.test", "node_id", "web-01")
 	env.testUntilEmpty(append([]resource.TestStep{

@@ -166,7 +166,7 @@ func TestAccProvider_tls(t *testing.T) {
 		{
 			Config:           trusted,
 			ConfigPlanChecks: applied(creates("apm_system.test")),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems(secure)),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager(), env.checkSystems(secure)),
 		},
 	})
 	if n := env.writes(); n != 2 { // the create and the destroy

@@ -21,28 +21,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
-// serverHCL declares apm_<kind>_server.<label> on apm_node.app (shopNodeHCL), with the
-// given body lines besides node_id.
-func serverHCL(kind, label string, lines ...string) string {
-	return fmt.Sprintf(serverBlocks[kind]+`
-  node_id = apm_node.app.id
-  %s
-}
-`, label, strings.Join(lines, "\n  "))
-}
-
-// serverBlocks open the block of each kind.
-var serverBlocks = map[string]string{
-	"was":     `resource "apm_was_server" %q {`,
-	"web":     `resource "apm_web_server" %q {`,
-	"session": `resource "apm_session_server" %q {`,
-}
-
-// shopNodeHCL declares the system "shop" and its node app-01 (apm_node.app).
-func shopNodeHCL() string {
-	return systemHCL("shop", "shop") + nodeHCL("app", "apm_system.shop.id", "app-01", "10.0.0.21", 7730)
-}
-
 // wasRef is the WAS server id on shop/app-01.
 func wasRef(id string) apm.ServerRef {
 	return apm.ServerRef{Kind: apm.KindWAS, ServerID: id, NodeName: "app-01", SystemName: "shop"}

@@ -19,16 +19,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 )
 
-// systemHCL declares apm_system.<label> named name; extra goes into the block. (The tests
-// of this file use testdata/system/ instead.)
-func systemHCL(label, name string, extra ...string) string {
-	return fmt.Sprintf(`
-resource "apm_system" %q {
-  name = %q
-%s}
-`, label, name, strings.Join(append(extra, ""), "\n"))
-}
-
 // checkSystems passes when the manager has exactly the named systems (of this test's,
 // on a shared real manager).
 func (e *accEnv) checkSystems(names ...string) resource.TestCheckFunc {
@@ -52,9 +42,10 @@ func (e *accEnv) checkSystems(names ...string) resource.TestCheckFunc {
 	}
 }
 
-// checkSystemInManager passes when the system that addr's state describes exists in the
-// manager under the state's name and with the state's id.
-func (e *accEnv) checkSystemInManager(addr string) resource.TestCheckFunc {
+// checkSystemInManager passes when the system that apm_system.test's state describes
+// exists in the manager under the state's name and with the state's id.
+func (e *accEnv) checkSystemInManager() resource.TestCheckFunc {
+	const addr = "apm_system.test"
 	return func(s *terraform.State) error {
 		name, err := stateAttr(s, addr, "name")
 		if err != nil {
@@ -117,7 +108,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkExists("apm_system.test"),
-				env.checkSystemInManager("apm_system.test"),
+				env.checkSystemInManager(),
 				env.checkSystems(payments),
 			),
 		},
@@ -134,7 +125,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkSystemInManager("apm_system.test"),
+				env.checkSystemInManager(),
 				env.checkSystems(renamed),
 			),
 		},
@@ -150,7 +141,7 @@ func TestAccSystem_lifecycle(t *testing.T) {
 				newID.AddStateValue("apm_system.test", tfjsonpath.New("id")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkSystemInManager("apm_system.test"),
+				env.checkSystemInManager(),
 				env.checkSystems(renamed),
 			),
 		},
@@ -211,7 +202,7 @@ func TestAccSystem_renamedOutOfBandIsRenamedBack(t *testing.T) {
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				env.checkSystems(shop),
-				env.checkSystemInManager("apm_system.test"),
+				env.checkSystemInManager(),
 				env.checkNodeInManager("apm_node.fleet.0"),
 				env.checkNodeInManager("apm_node.fleet.1"),
 			),
@@ -382,7 +373,7 @@ func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
 			PreConfig: func() { env.deleteNode(legacy, "stray-01") },
 			Config:    config,
 			PlanOnly:  true,
-			Check:     env.checkSystemInManager("apm_system.test"),
+			Check:     env.checkSystemInManager(),
 		},
 	})
 }
@@ -416,7 +407,7 @@ func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
 		{
 			Config:           config,
 			ConfigPlanChecks: applied(exactActions{"apm_system.test": plancheck.ResourceActionNoop}),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager("apm_system.test"), env.checkSystems(taken)),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkSystemInManager(), env.checkSystems(taken)),
 		},
 	})
 }

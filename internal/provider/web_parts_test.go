@@ -26,11 +26,6 @@ func (e *accEnv) shopWeb1() apm.ServerRef {
 	return ref
 }
 
-// webServerHCL declares apm_web_server.w (web-1) on apm_node.app, with extra lines.
-func webServerHCL(lines ...string) string {
-	return serverHCL("web", "w", append([]string{`server_id = "web-1"`, `mode = "install"`, `http_port = 80`}, lines...)...)
-}
-
 // ---- secrets in plan and state ----
 
 // secretMarks are the lines of a PEM's body: any of them in a text means the PEM leaked,
