@@ -13,7 +13,7 @@ import (
 // Every configuration under testdata/ is HCL that parses as written, and some test uses
 // it: a file no test names is a stale copy.
 func TestTestdataConfigurationsParseAndAreUsed(t *testing.T) {
-	sources := testSources(t)
+	sources := readAll(t, "*_test.go", nil)
 	n := 0
 	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
@@ -39,24 +39,6 @@ func TestTestdataConfigurationsParseAndAreUsed(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no configurations under testdata/")
 	}
-}
-
-// testSources is the text of this package's test files.
-func testSources(t *testing.T) string {
-	t.Helper()
-	files, err := filepath.Glob("*_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(src)
-	}
-	return b.String()
 }
 
 func TestTfFillsInVariables(t *testing.T) {

@@ -109,10 +109,19 @@ func requireFile(t *testing.T, name string) string {
 	return string(data)
 }
 
-// acceptanceTestSources is the text of this package's test files that run on a CLI.
+// acceptanceTestSources is the text of this package's test files that run on a CLI, and
+// of the configurations they apply.
 func acceptanceTestSources(t *testing.T) string {
 	t.Helper()
-	files, err := filepath.Glob("*_test.go")
+	return readAll(t, "*_test.go", func(src string) bool { return strings.Contains(src, "func TestAcc") }) +
+		readAll(t, filepath.Join("testdata", "*", "*.tf"), nil)
+}
+
+// readAll is the text of the files that match pattern and that keep selects (all when
+// keep is nil).
+func readAll(t *testing.T, pattern string, keep func(string) bool) string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,20 +131,9 @@ func acceptanceTestSources(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(data), "func TestAcc") {
+		if keep == nil || keep(string(data)) {
 			b.Write(data)
 		}
-	}
-	tfFiles, err := filepath.Glob(filepath.Join("testdata", "*", "*.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range tfFiles {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(data)
 	}
 	return b.String()
 }
