@@ -105,33 +105,29 @@ const (
 	roleReplacing
 )
 
+// scalarField is a field of one value, read from the object by value.
+func scalarField[T any](name, description string, kind fieldKind, typ tftypes.Type, views View, value func(*T) tftypes.Value) Field[T] {
+	return Field[T]{name: name, description: description, kind: kind, typ: typ, views: views, value: value}
+}
+
+// StringField is a string attribute that get reads from the object.
 func StringField[T any](name, description string, get func(*T) string) Field[T] {
-	return Field[T]{
-		name: name, description: description, kind: kindString, typ: tftypes.String, views: Everywhere,
-		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.String, get(o)) },
-	}
+	return scalarField(name, description, kindString, tftypes.String, Everywhere, func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.String, get(o)) })
 }
 
+// Int64Field is a whole number attribute that get reads from the object.
 func Int64Field[T any](name, description string, get func(*T) int64) Field[T] {
-	return Field[T]{
-		name: name, description: description, kind: kindInt64, typ: tftypes.Number, views: Everywhere,
-		value: func(o *T) tftypes.Value { return Int64Value(get(o)) },
-	}
+	return scalarField(name, description, kindInt64, tftypes.Number, Everywhere, func(o *T) tftypes.Value { return Int64Value(get(o)) })
 }
 
+// BoolField is a bool attribute that get reads from the object.
 func BoolField[T any](name, description string, get func(*T) bool) Field[T] {
-	return Field[T]{
-		name: name, description: description, kind: kindBool, typ: tftypes.Bool, views: Everywhere,
-		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Bool, get(o)) },
-	}
+	return scalarField(name, description, kindBool, tftypes.Bool, Everywhere, func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Bool, get(o)) })
 }
 
 // Float64Field is a number observation (a metric): data sources only.
 func Float64Field[T any](name, description string, get func(*T) float64) Field[T] {
-	return Field[T]{
-		name: name, description: description, kind: kindFloat, typ: tftypes.Number, views: Observed,
-		value: func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) },
-	}
+	return scalarField(name, description, kindFloat, tftypes.Number, Observed, func(o *T) tftypes.Value { return tftypes.NewValue(tftypes.Number, big.NewFloat(get(o))) })
 }
 
 // ListField is a list of nested objects described by their own field table. Lists are
