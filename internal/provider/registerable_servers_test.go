@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -37,15 +36,14 @@ func (e *accEnv) checkRegisterable(addr string, wantIDs ...string) statecheck.St
 			return err
 		}
 		slices.SortFunc(offered, func(a, b apm.RegisterableServer) int { return strings.Compare(a.ServerID, b.ServerID) })
-		port := func(p int64) string { return strconv.FormatInt(p, 10) }
 		ids := make([]string, 0, len(offered))
 		want := make([]map[string]string, 0, len(offered))
 		for _, r := range offered {
 			ids = append(ids, r.ServerID)
 			want = append(want, map[string]string{
-				"server_id": r.ServerID, "node_id": sys.SystemID + "/" + node, "server_ip": r.ServerIP, "server_type": string(r.Edition),
+				"server_id": r.ServerID, "node_id": sys.SystemID + "/" + node, "server_ip": nullIfEmpty(r.ServerIP), "server_type": nullIfEmpty(string(r.Edition)),
 				"http_port": port(r.HTTPPort), "ajp_port": port(r.AJPPort), "https_port": port(r.HTTPSPort),
-				"server_home": r.ServerHome, "status": r.Status,
+				"server_home": nullIfEmpty(r.ServerHome), "status": nullIfEmpty(r.Status),
 			})
 		}
 		if !slices.Equal(ids, wantIDs) && (len(ids) > 0 || len(wantIDs) > 0) {
@@ -132,15 +130,15 @@ func TestAccRegisterableServers_forEach(t *testing.T) {
 					"apm_node.app", tfjsonpath.New("host_ip"), compare.ValuesSame()),
 				statecheck.CompareValuePairs(of("web"), servers.AtSliceIndex(0).AtMapKey("server_ip"),
 					"apm_node.app", tfjsonpath.New("host_ip"), compare.ValuesSame()),
-				// What apmsim's agent reports; a kind's missing fields are zero.
+				// What apmsim's agent reports; a kind's missing fields are null.
 				statecheck.ExpectKnownValue(of("was"), servers.AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"server_id": knownvalue.StringExact("was-reg-1"), "server_type": knownvalue.StringExact("Standard"),
-					"http_port": knownvalue.Int64Exact(18080), "ajp_port": knownvalue.Int64Exact(18009), "https_port": knownvalue.Int64Exact(0),
-					"server_home": knownvalue.StringExact(""), "status": knownvalue.StringExact(""),
+					"http_port": knownvalue.Int64Exact(18080), "ajp_port": knownvalue.Int64Exact(18009), "https_port": knownvalue.Null(),
+					"server_home": knownvalue.Null(), "status": knownvalue.Null(),
 				})),
 				statecheck.ExpectKnownValue(of("session"), servers.AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"server_id": knownvalue.StringExact("session-reg-1"), "server_home": knownvalue.StringExact("/opt/apm/session/session-reg-1"),
-					"status": knownvalue.StringExact("available"), "server_ip": knownvalue.StringExact(""), "http_port": knownvalue.Int64Exact(0),
+					"status": knownvalue.StringExact("available"), "server_ip": knownvalue.Null(), "http_port": knownvalue.Null(),
 				}))),
 		},
 		{

@@ -99,7 +99,8 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 			Replacing().Validate(stringvalidator.OneOf(modeInstall, modeRegister)),
 	}
 	for i, p := range k.ports {
-		f := engine.Int64Field(p.attr, p.description, func(s *serverObject) int64 { return p.get(&s.Server) }).In(p.views).Input().ValidateInt64(portValidators()...)
+		f := engine.Int64Field(p.attr, p.description, func(s *serverObject) int64 { return p.get(&s.Server) }).
+			In(p.views).Input().ValidateInt64(portValidators()...).ZeroIsNull()
 		if i > 0 {
 			f = f.DefaultedInput()
 		}

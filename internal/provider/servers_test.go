@@ -120,7 +120,6 @@ func want(ok bool, format string, args ...any) error {
 // item (detail false) or its detail data source should be. Ports and the WAS edition are
 // the client's reading of the manager's answer.
 func serverExpect(kind apm.ServerKind, systemID string, s *apm.Server, detail bool) map[string]string {
-	port := func(p int64) string { return strconv.FormatInt(p, 10) }
 	want := map[string]string{
 		"id": systemID + "/" + s.NodeName + "/" + s.ServerID, "node_id": systemID + "/" + s.NodeName,
 		"system_name": s.SystemName, "node_name": s.NodeName, "server_id": s.ServerID, "status": s.Status,
@@ -129,17 +128,33 @@ func serverExpect(kind apm.ServerKind, systemID string, s *apm.Server, detail bo
 	case apm.KindWAS:
 		want["http_port"], want["server_type"] = port(s.HTTPPort), string(s.Edition)
 		if detail {
-			want["ajp_port"], want["java_home"], want["install_root_path"] = port(s.AJPPort), s.JavaHome, s.InstallRootPath
+			want["ajp_port"], want["java_home"], want["install_root_path"] = port(s.AJPPort), nullIfEmpty(s.JavaHome), nullIfEmpty(s.InstallRootPath)
 		}
 	case apm.KindWeb:
 		want["http_port"] = port(s.HTTPPort)
 		if detail {
-			want["https_port"], want["install_root_path"] = port(s.HTTPSPort), s.InstallRootPath
+			want["https_port"], want["install_root_path"] = port(s.HTTPSPort), nullIfEmpty(s.InstallRootPath)
 		}
 	case apm.KindSession:
 		want["server_port"] = port(s.ServerPort)
 	}
 	return want
+}
+
+// port is how a port the manager reports reads in state: null where it reports 0 (none).
+func port(p int64) string {
+	if p == 0 {
+		return "<null>"
+	}
+	return strconv.FormatInt(p, 10)
+}
+
+// nullIfEmpty is how a string the manager reports reads in state: null where it reports "".
+func nullIfEmpty(s string) string {
+	if s == "" {
+		return "<null>"
+	}
+	return s
 }
 
 // managerSystemIDs maps the manager's system names to their ids.

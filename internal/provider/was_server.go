@@ -24,7 +24,7 @@ var wasServerKind = &serverKind{
 }
 
 // ajpPort is the port through which web servers forward to a WAS server.
-var ajpPort = serverPort{"ajp_port", "AJP port of the server, 1 to 65535, through which web servers forward to it. Defaults to the manager's choice (none in apmsim: `0`).", engine.InResource | engine.InDetail,
+var ajpPort = serverPort{"ajp_port", "AJP port of the server, 1 to 65535, through which web servers forward to it. Defaults to the manager's choice: none in apmsim, and then null.", engine.InResource | engine.InDetail,
 	func(s *apm.Server) int64 { return s.AJPPort },
 	func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.AJPPort, set.AJPPort = p, p }}
 

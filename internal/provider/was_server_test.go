@@ -202,3 +202,24 @@ func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 		},
 	})
 }
+
+// A WAS server without an AJP port: the manager reports it as 0, which the provider
+// records as null (absent), never as a value its own validator refuses; the resource and
+// its data source agree, and a refresh right after finds no drift (issue 21, item 6).
+func TestAccWASServer_noAJPPortIsNull(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(env.shopNodeTF() + serverTF(t, apm.KindWAS) + tf(t, "was_server/detail.tf",
+		"system_name", env.shop(), "server_id", hclExpr("apm_was_server.a.server_id")))
+	env.testUntilEmpty([]resource.TestStep{{
+		Config:           config,
+		ConfigPlanChecks: applied(creates("apm_was_server.a")),
+		ConfigStateChecks: []statecheck.StateCheck{
+			attrNull("apm_was_server.a", "ajp_port"),
+			attrNull("data.apm_was_server.a", "ajp_port"),
+			attrInt("apm_was_server.a", "http_port", 8080),
+		},
+		Check: env.checkServer(env.shopRef(apm.KindWAS, "was-1"), func(s *apm.Server) error {
+			return want(s.AJPPort == 0, "the manager reports the AJP port %d, want none (0)", s.AJPPort)
+		}),
+	}})
+}

@@ -192,6 +192,34 @@ func (f Field[T]) NullWhen(absent func(*T) bool) Field[T] {
 	return f
 }
 
+// ZeroIsNull makes the manager's zero value ("" or 0) null: the manager reports a port
+// or a path it does not have as 0 or "", and absent means null, so that a value never
+// breaks the attribute's own validators (a port of 0) or plans a change from "" to null.
+func (f Field[T]) ZeroIsNull() Field[T] {
+	present := f.value
+	f.value = func(o *T) tftypes.Value {
+		v := present(o)
+		if isZero(v) {
+			return tftypes.NewValue(f.typ, nil)
+		}
+		return v
+	}
+	return f
+}
+
+// isZero reports whether v is "" or 0.
+func isZero(v tftypes.Value) bool {
+	var s string
+	if v.Type().Is(tftypes.String) && v.IsKnown() && !v.IsNull() && v.As(&s) == nil {
+		return s == ""
+	}
+	var n big.Float
+	if v.Type().Is(tftypes.Number) && v.IsKnown() && !v.IsNull() && v.As(&n) == nil {
+		return n.Sign() == 0
+	}
+	return false
+}
+
 // In restricts where the field appears.
 func (f Field[T]) In(v View) Field[T] { f.views = v; return f }
 
