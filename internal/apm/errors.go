@@ -354,9 +354,13 @@ func (r redactor) newHTTPError(method, path, subject string, status int, body []
 // asked for.
 // missingObject reads the manager's "<Kind> not found: <name>".
 func missingObject(msg string) (kind, name string, ok bool) {
-	kind, name, ok = strings.Cut(msg, " not found:")
-	kind, name = strings.TrimSpace(kind), strings.TrimSpace(name)
-	return kind, name, ok && kind != "" && name != "" && !strings.ContainsAny(kind, ":;")
+	const marker = " not found:"
+	i := strings.LastIndex(msg, marker)
+	if i < 0 {
+		return "", "", false
+	}
+	kind, name = strings.TrimSpace(msg[:i]), strings.TrimSpace(msg[i+len(marker):])
+	return kind, name, kind != "" && name != "" && !strings.ContainsAny(kind, ":;")
 }
 
 // MissingReference reports the object, such as `Database "orders-db"`, that the manager

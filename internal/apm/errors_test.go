@@ -31,8 +31,10 @@ func TestHTTPErrors(t *testing.T) {
 		{"403", 403, `{"error":"Access denied","code":"FORBIDDEN"}`, "FORBIDDEN", "Access denied",
 			"POST /rest/systems: 403 FORBIDDEN: Access denied", helpers{forbidden: true}},
 		// A create names no object, so no 404 says that the object asked for is gone.
-		{"404", 404, `{"error":"System not found: prod","code":"NOT_FOUND"}`, "NOT_FOUND", "System not found: prod",
-			"POST /rest/systems: 404 NOT_FOUND: System not found: prod; this answer from {endpoint} does not say that " +
+		{"404 of the manager", 404, `{"error":"System not found: prod","code":"NOT_FOUND"}`, "NOT_FOUND", "System not found: prod",
+			"POST /rest/systems: 404 NOT_FOUND: System not found: prod", helpers{}},
+		{"404 of something else", 404, `<html>Not Found</html>`, "NOT_FOUND", "<html>Not Found</html>",
+			"POST /rest/systems: 404 NOT_FOUND: <html>Not Found</html>; this answer from {endpoint} does not say that " +
 				"the object asked for does not exist: check that the endpoint, including its path prefix, is the manager's", helpers{}},
 		{"409", 409, `{"error":"System already exists: prod","code":"CONFLICT"}`, "CONFLICT", "System already exists: prod",
 			"POST /rest/systems: 409 CONFLICT: System already exists: prod", helpers{conflict: true}},

@@ -113,24 +113,25 @@ func TestNotFoundNamesTheObjectOfEachCall(t *testing.T) {
 
 func TestNotFoundNeedsTheManagersAnswer(t *testing.T) {
 	cases := []struct {
-		name string
-		body string
-		gone bool
+		name    string
+		body    string
+		gone    bool
+		missing string // the other object the manager says is missing
 	}{
-		{"manager's body", `{"error":"Node not found: web-01","code":"NOT_FOUND"}`, true},
-		{"code in another case, spaces around the name", `{"error":"Node not found:   web-01 ","code":" not_found"}`, true},
-		{"message under another field name", `{"message":"Node not found: web-01","code":"NOT_FOUND"}`, true},
-		{"the last 'not found:' counts", `{"error":"Agent not found: x; Node not found: web-01","code":"NOT_FOUND"}`, true},
-		{"the parent system", `{"error":"System not found: shop","code":"NOT_FOUND"}`, false},
-		{"a longer name", `{"error":"Node not found: web-011","code":"NOT_FOUND"}`, false},
-		{"the name without the marker", `{"error":"web-01","code":"NOT_FOUND"}`, false},
-		{"the name before the last marker", `{"error":"Node not found: web-01; System not found: shop","code":"NOT_FOUND"}`, false},
-		{"no code", `{"error":"Node not found: web-01"}`, false},
-		{"another code", `{"error":"Node not found: web-01","code":"GONE"}`, false},
-		{"a framework's JSON", `{"timestamp":"2024-05-06T07:08:09Z","status":404,"error":"Not Found","path":"/apm/rest/nodes/web-01/systems/shop"}`, false},
-		{"an HTML page", "<html><body><h1>404 Not Found</h1>Node not found: web-01</body></html>", false},
-		{"plain text", "Node not found: web-01", false},
-		{"empty", "", false},
+		{"manager's body", `{"error":"Node not found: web-01","code":"NOT_FOUND"}`, true, ""},
+		{"code in another case, spaces around the name", `{"error":"Node not found:   web-01 ","code":" not_found"}`, true, ""},
+		{"message under another field name", `{"message":"Node not found: web-01","code":"NOT_FOUND"}`, true, ""},
+		{"the last 'not found:' counts", `{"error":"Agent not found: x; Node not found: web-01","code":"NOT_FOUND"}`, true, ""},
+		{"the parent system", `{"error":"System not found: shop","code":"NOT_FOUND"}`, false, `System "shop"`},
+		{"a longer name", `{"error":"Node not found: web-011","code":"NOT_FOUND"}`, false, `Node "web-011"`},
+		{"the name without the marker", `{"error":"web-01","code":"NOT_FOUND"}`, false, ""},
+		{"the name before the last marker", `{"error":"Node not found: web-01; System not found: shop","code":"NOT_FOUND"}`, false, ""},
+		{"no code", `{"error":"Node not found: web-01"}`, false, ""},
+		{"another code", `{"error":"Node not found: web-01","code":"GONE"}`, false, ""},
+		{"a framework's JSON", `{"timestamp":"2024-05-06T07:08:09Z","status":404,"error":"Not Found","path":"/apm/rest/nodes/web-01/systems/shop"}`, false, ""},
+		{"an HTML page", "<html><body><h1>404 Not Found</h1>Node not found: web-01</body></html>", false, ""},
+		{"plain text", "Node not found: web-01", false, ""},
+		{"empty", "", false, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,9 +141,15 @@ func TestNotFoundNeedsTheManagersAnswer(t *testing.T) {
 			if IsNotFound(err) != tc.gone || !HasStatus(err, 404) {
 				t.Fatalf("IsNotFound = %t, HasStatus(404) = %t; want %t, true (err %v)", IsNotFound(err), HasStatus(err, 404), tc.gone, err)
 			}
+			// The hint about the endpoint is for a 404 that does not come from the manager:
+			// neither the object's own nor another one's "not found".
 			hint := "this answer from " + endpoint + ` does not say that "web-01" does not exist: check that the endpoint, including its path prefix, is the manager's`
-			if got := strings.Contains(err.Error(), hint); got == tc.gone {
-				t.Errorf("text = %q; want the hint: %t", err, !tc.gone)
+			missing, isRef := MissingReference(err)
+			if got, want := strings.Contains(err.Error(), hint), !tc.gone && tc.missing == ""; got != want {
+				t.Errorf("text = %q; want the hint: %t", err, want)
+			}
+			if missing != tc.missing || isRef != (tc.missing != "") {
+				t.Errorf("MissingReference = %q, %t; want %q", missing, isRef, tc.missing)
 			}
 			assertNoKey(t, "404 text", err.Error())
 		})
