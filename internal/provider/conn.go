@@ -17,6 +17,8 @@ import (
 type conn struct {
 	*apm.Client
 	systems *systemDirectory
+	// seats are the load balancers that WAS servers deleted in this run left.
+	seats *seats
 	// zone is the time_zone setting: the manager's times carry none, and are read in it.
 	zone *time.Location
 }
@@ -30,7 +32,7 @@ func (m *conn) timeZone() *time.Location {
 }
 
 func newConn(client *apm.Client) *conn {
-	return &conn{Client: client, systems: newSystemDirectory()}
+	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}}
 }
 
 // systemDirectory maps system ids to their current names, as last seen by any read of a

@@ -2,10 +2,12 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -137,12 +139,10 @@ func (k *serverKind) resource() func() resource.Resource {
 		Read:          k.read,
 		Update:        k.update,
 		Settle:        k.settle,
-		BeforeDelete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-			return k.onServer(ctx, m, state, func(ref apm.ServerRef) error { return m.converge(ctx, ref, stateStopped, k.force(state)) })
-		},
-		Delete:    k.delete,
-		Blockers:  k.blockers,
-		CheckPlan: k.checkPlan,
+		BeforeDelete:  k.beforeDelete,
+		Delete:        k.delete,
+		Blockers:      k.blockers,
+		CheckPlan:     k.checkPlan,
 	})
 }
 
@@ -191,7 +191,7 @@ func (k *serverKind) create(ctx context.Context, m *conn, plan engine.Attrs) err
 			return m.InstallServer(ctx, k.kind, spec)
 		}
 		err := m.RegisterServer(ctx, k.kind, spec)
-		if apm.HasStatus(err, 404) {
+		if apm.IsNotFoundAnswer(err) {
 			return k.notRegisterable(ctx, m, ref, err)
 		}
 		return err
@@ -244,6 +244,11 @@ func (k *serverKind) update(ctx context.Context, m *conn, plan, state engine.Att
 // java_home), then brings the server to its declared state.
 func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) error {
 	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
+		if k.was {
+			if err := m.rejoinLoadBalancers(ctx, ref); err != nil {
+				return err
+			}
+		}
 		if k.was && plan.Known("java_home") {
 			srv, err := m.GetServer(ctx, ref)
 			if err != nil {
@@ -271,6 +276,144 @@ func (k *serverKind) delete(ctx context.Context, m *conn, state engine.Attrs) er
 		}
 		return m.DeregisterServer(ctx, ref)
 	})
+}
+
+// beforeDelete prepares a server's delete. A WAS server first leaves the load balancers
+// that forward to it (Terraform deletes a server before it updates the workers that no
+// longer name it, so a removal in one commit would otherwise meet a 409 that nothing in
+// the run clears), then waits, still running, until its parts are gone (their resources
+// are deleted first in the same run). Only then is it stopped: a delete never stops a
+// server before it knows the delete can go through.
+func (k *serverKind) beforeDelete(ctx context.Context, m *conn, state engine.Attrs) error {
+	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
+		if k.was {
+			if err := m.leaveLoadBalancers(ctx, ref); err != nil {
+				return err
+			}
+			if err := k.waitForParts(ctx, m, ref, state); err != nil {
+				return err
+			}
+		}
+		return m.converge(ctx, ref, stateStopped, k.force(state))
+	})
+}
+
+// waitForParts waits until the WAS server has no session clustering, datasources or
+// applications, which would make the manager refuse its delete.
+func (k *serverKind) waitForParts(ctx context.Context, m *conn, ref apm.ServerRef, state engine.Attrs) error {
+	const clear, held = "without parts", "holding parts"
+	_, err := apm.Poll[[]string]{
+		What:    k.describe(state) + " to have no parts",
+		Pending: []string{held},
+		Target:  []string{clear},
+		Refresh: func(ctx context.Context) ([]string, string, error) {
+			parts, err := k.blockers(ctx, m, state)
+			switch {
+			case err != nil:
+				return nil, "", err
+			case len(parts) > 0:
+				return parts, held, nil
+			}
+			return nil, clear, nil
+		},
+	}.Wait(ctx)
+	var timedOut *apm.TimeoutError
+	if errors.As(err, &timedOut) {
+		parts, _ := k.blockers(context.WithoutCancel(ctx), m, state)
+		return fmt.Errorf("%s still has %s, which the manager would refuse to delete it with; it was left running. "+
+			"Remove those first (their resources, or in the manager), or raise timeouts.delete: %w", k.describe(state), strings.Join(parts, ", "), err)
+	}
+	return err
+}
+
+// leaveLoadBalancers takes the WAS server out of the workers of every web server that
+// forwards to it: the web servers are listed, and each one read (one GET each).
+func (m *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
+	webs, err := m.ListServers(ctx, apm.KindWeb)
+	if err != nil {
+		return fmt.Errorf("listing the web servers that may forward to WAS server %q: %w", ref.ServerID, err)
+	}
+	for _, w := range webs {
+		web := apm.ServerRef{Kind: apm.KindWeb, ServerID: w.ServerID, NodeName: w.NodeName, SystemName: w.SystemName}
+		detail, err := m.GetServer(ctx, web)
+		if engine.IsGone(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading the workers of web server %q on node %q: %w", web.ServerID, web.NodeName, err)
+		}
+		kept := slices.DeleteFunc(slices.Clone(detail.Workers), func(wk apm.Worker) bool { return sameWAS(wk, ref) })
+		if len(kept) == len(detail.Workers) {
+			continue
+		}
+		if err := m.SetWorkers(ctx, web, kept); err != nil {
+			return fmt.Errorf("taking WAS server %q out of the workers of web server %q on node %q: %w", ref.ServerID, web.ServerID, web.NodeName, err)
+		}
+		m.seats.left(ref, web, detail.Workers)
+	}
+	return nil
+}
+
+// rejoinLoadBalancers puts a WAS server created in place of one that left load balancers
+// earlier in this run (a replacement: the same server id on the same node) back into
+// them, where it stood, with the worker settings it had. The worker list that names it
+// cannot: its ids read the same before and after, so Terraform sends it no update.
+func (m *conn) rejoinLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
+	for _, seat := range m.seats.take(ref) {
+		detail, err := m.GetServer(ctx, seat.web)
+		if err != nil {
+			return fmt.Errorf("reading the workers of web server %q on node %q to put WAS server %q back: %w", seat.web.ServerID, seat.web.NodeName, ref.ServerID, err)
+		}
+		if slices.ContainsFunc(detail.Workers, func(w apm.Worker) bool { return sameWAS(w, ref) }) {
+			continue
+		}
+		workers := slices.Insert(slices.Clone(detail.Workers), min(seat.index, len(detail.Workers)), seat.worker)
+		if err := m.SetWorkers(ctx, seat.web, workers); err != nil {
+			return fmt.Errorf("putting WAS server %q back into the workers of web server %q on node %q: %w", ref.ServerID, seat.web.ServerID, seat.web.NodeName, err)
+		}
+	}
+	return nil
+}
+
+func sameWAS(w apm.Worker, ref apm.ServerRef) bool {
+	return w.ServerID == ref.ServerID && w.NodeName == ref.NodeName && w.SystemName == ref.SystemName
+}
+
+// seats remembers, for one provider process (one run), the load balancers that WAS
+// servers left when deleted, so that a server created in place of one rejoins them.
+type seats struct {
+	mu    sync.Mutex
+	byWAS map[apm.ServerRef][]seat
+}
+
+// seat is a WAS server's place in a web server's workers.
+type seat struct {
+	web    apm.ServerRef
+	index  int
+	worker apm.Worker
+}
+
+// left records that ref was taken out of web's workers, which were before.
+func (s *seats) left(ref, web apm.ServerRef, before []apm.Worker) {
+	i := slices.IndexFunc(before, func(w apm.Worker) bool { return sameWAS(w, ref) })
+	if i < 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byWAS == nil {
+		s.byWAS = map[apm.ServerRef][]seat{}
+	}
+	s.byWAS[ref] = append(s.byWAS[ref], seat{web: web, index: i, worker: before[i]})
+}
+
+// take returns and forgets the seats ref left.
+func (s *seats) take(ref apm.ServerRef) []seat {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.byWAS[ref]
+	delete(s.byWAS, ref)
+	return out
 }
 
 // blockers names the parts that hold a WAS server; other kinds have none.

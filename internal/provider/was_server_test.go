@@ -192,10 +192,16 @@ func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 		{
 			PreConfig:   func() { env.must(env.admin.AttachDatasource(env.ctx(), ref, ds)) },
 			Config:      env.shopNode(),
-			ExpectError: errorMatching(fmt.Sprintf(`gave up after 2s: still held by datasource %q (apm_was_datasource)`, ds), `raise timeouts.delete`),
+			ExpectError: errorMatching(fmt.Sprintf(`still has datasource %q (apm_was_datasource)`, ds), "it was left running", `raise timeouts.delete`),
 		},
 		{
-			PreConfig:        func() { env.must(env.admin.DetachDatasource(env.ctx(), ref, ds)) },
+			PreConfig: func() {
+				// The delete did not stop the server, since it could not go through.
+				if s, err := env.admin.GetServer(env.ctx(), ref); err != nil || s.Status != "running" {
+					t.Errorf("after the refused delete was-1 is %+v (%v), want it running", s, err)
+				}
+				env.must(env.admin.DetachDatasource(env.ctx(), ref, ds))
+			},
 			Config:           env.shopNode(),
 			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroy}),
 			Check:            env.checkGone(ref),
@@ -222,4 +228,60 @@ func TestAccWASServer_noAJPPortIsNull(t *testing.T) {
 			return want(s.AJPPort == 0, "the manager reports the AJP port %d, want none (0)", s.AJPPort)
 		}),
 	}})
+}
+
+// Scale-in and replacement of a WAS server that a web server balances to, each in one
+// commit and one apply (issue 21, item 1). Removing was-2 and its worker: Terraform
+// deletes the server before it updates the workers, and the manager refuses to delete a
+// worker (409); the delete takes the server out of the load balancers first, so the apply
+// finishes, the server is gone and the workers are right. Replacing was-2 (another
+// edition): the same on the way out, and the workers, which name the new server, put it
+// back. Before the fix, the removal waited out the delete timeout and failed with the
+// server stopped and still a worker.
+func TestAccWASServer_scaleInAndReplaceWhileBalanced(t *testing.T) {
+	env := newAccEnv(t)
+	config := func(second bool, edition string) string {
+		return env.config(tf(t, "was_server/balanced.tf", "system_name", env.shop(), "second", second, "second_type", edition))
+	}
+	web := env.shopRef(apm.KindWeb, "web-1")
+	worker := func(n int64) apm.Worker {
+		return apm.Worker{ServerID: fmt.Sprintf("was-%d", n), NodeName: "app-01", SystemName: env.shop(), Host: "10.0.0.21", AJPPort: 8008 + n, LBFactor: 1}
+	}
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           config(true, "Standard"),
+			ConfigPlanChecks: applied(),
+			Check:            env.checkServer(web, workersAre(worker(1), worker(2))),
+		},
+		{
+			Config: config(false, "Standard"),
+			ConfigPlanChecks: applied(exactActions{
+				"apm_was_server.two[0]": plancheck.ResourceActionDestroy,
+				"apm_web_workers.w":     plancheck.ResourceActionUpdate,
+			}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(web, workersAre(worker(1))),
+				env.checkGone(env.shopRef(apm.KindWAS, "was-2")),
+				env.checkServer(env.shopRef(apm.KindWAS, "was-1"), serverIs("running", 8081)),
+			),
+		},
+		{
+			Config:           config(true, "Standard"),
+			ConfigPlanChecks: applied(creates("apm_was_server.two[0]")),
+			Check:            env.checkServer(web, workersAre(worker(1), worker(2))),
+		},
+		{
+			Config: config(true, "Enterprise"),
+			ConfigPlanChecks: applied(exactActions{
+				"apm_was_server.two[0]": plancheck.ResourceActionDestroyBeforeCreate,
+				"apm_web_workers.w":     plancheck.ResourceActionUpdate,
+			}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				env.checkServer(web, workersAre(worker(1), worker(2))),
+				env.checkServer(env.shopRef(apm.KindWAS, "was-2"), func(s *apm.Server) error {
+					return want(s.Edition == apm.EditionEnterprise && s.Status == "running", "was-2 is %s and %s, want Enterprise and running", s.Edition, s.Status)
+				}),
+			),
+		},
+	})
 }
