@@ -227,9 +227,11 @@ func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
 		return callError(action, err)
 	}
 	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
-		"%s To manage it with Terraform, import it instead of creating it (%s), "+
-			"or set adopt_existing = true in the provider to take it over when it matches the configuration.",
-		Explain(err), r.importHint(plan)))
+		"%s\n\nIf this create replaces the object with lifecycle { create_before_destroy = true }, the manager cannot hold "+
+			"the old and the new one at once, since both are %s: remove create_before_destroy (the old one is then deleted first), "+
+			"or change the new one's %s.\n\nOtherwise it was created outside this configuration. To manage it with Terraform, "+
+			"import it instead of creating it (%s), or set adopt_existing = true in the provider to take it over when it matches the configuration.",
+		Explain(err), r.Type.ImportID.importID(plan), r.Type.ImportID.format(), r.importHint(plan)))
 }
 
 // importHint shows both ways to import the object a plan describes.

@@ -47,3 +47,22 @@ func TestBlockedDeleteSaysHowToRaiseItsTimeout(t *testing.T) {
 		}
 	}
 }
+
+// A create that meets its object (409, already exists) says both ways out: without
+// create_before_destroy when it is a replacement, else an import with a working ID; a
+// create that meets another conflict (a port in use) offers no import.
+func TestCreateErrorAdviceFitsTheConflict(t *testing.T) {
+	r := &Resource[testNode, struct{}]{Type: testNodeType}
+	r.Type.ImportID = ImportID[struct{}]{Parts: []IDPart[struct{}]{{Attr: "system_id", Form: "<system>"}, {Attr: "name", Form: "<name>"}}, Example: "shop/web-01"}
+	plan := Attrs{"system_id": str("S1"), "name": str("web-01")}
+	exists := r.CreateError(plan, apm.NewConflict("Node already exists: web-01")).Detail()
+	for _, want := range []string{"create_before_destroy", "S1/web-01", "<system>/<name>", `id = "S1/web-01"`, "adopt_existing"} {
+		if !strings.Contains(exists, want) {
+			t.Errorf("advice %q, want it to say %q", exists, want)
+		}
+	}
+	port := r.CreateError(plan, apm.NewConflict("Port 8080 is already used by was-1 on node web-01")).Detail()
+	if strings.Contains(port, "import") || !strings.Contains(port, "Choose a free port") {
+		t.Errorf("a port conflict is no import case: %q", port)
+	}
+}
