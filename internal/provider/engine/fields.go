@@ -11,7 +11,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/numberplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -326,9 +326,13 @@ func (f Field[T]) resourceAttribute(noun string) rschema.Attribute {
 	shape := fieldShape{role: f.role, keepState: f.role == roleComputed || (f.defaulted && f.boolDefault == nil), unread: f.unread}
 	switch f.kind {
 	case kindInt64:
-		return rschema.Int64Attribute{
-			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, Validators: f.int64Rules, WriteOnly: f.writeOnly,
-			PlanModifiers: roleModifiers(shape, int64planmodifier.UseStateForUnknown, int64planmodifier.RequiresReplace, int64ReplaceUnlessImported),
+		// A Number, checked to be whole by the provider: the framework's Int64 refuses
+		// 7730.5 with a conversion error that blames the provider. The type in state is
+		// the same (number).
+		return rschema.NumberAttribute{
+			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, WriteOnly: f.writeOnly,
+			Validators:    []validator.Number{wholeNumber{f.int64Rules}},
+			PlanModifiers: roleModifiers(shape, numberplanmodifier.UseStateForUnknown, numberplanmodifier.RequiresReplace, numberReplaceUnlessImported),
 		}
 	case kindBool:
 		a := rschema.BoolAttribute{
@@ -406,8 +410,8 @@ func stringReplaceUnlessImported() planmodifier.String {
 	}, replaceDescription, replaceDescription)
 }
 
-func int64ReplaceUnlessImported() planmodifier.Int64 {
-	return int64planmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.Int64Request, resp *int64planmodifier.RequiresReplaceIfFuncResponse) {
+func numberReplaceUnlessImported() planmodifier.Number {
+	return numberplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.NumberRequest, resp *numberplanmodifier.RequiresReplaceIfFuncResponse) {
 		resp.RequiresReplace = replaces(ctx, req.StateValue.IsNull(), req.Private)
 	}, replaceDescription, replaceDescription)
 }
@@ -427,11 +431,10 @@ func (f Field[T]) dataAttribute(key bool) dschema.Attribute {
 	computed := !key
 	switch f.kind {
 	case kindInt64:
-		a := dschema.Int64Attribute{MarkdownDescription: f.description, Required: key, Computed: computed}
 		if key {
-			a.Validators = f.int64Rules
+			return dschema.NumberAttribute{MarkdownDescription: f.description, Required: true, Validators: []validator.Number{wholeNumber{f.int64Rules}}}
 		}
-		return a
+		return dschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
 	case kindBool:
 		return dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
 	case kindFloat:
