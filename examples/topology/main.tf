@@ -105,14 +105,11 @@ resource "apm_web_server" "front" {
   state     = "running"
 }
 
-# The complete worker list: a worker added outside Terraform shows as drift.
+# All the workers, keyed by WAS server id: a worker added outside Terraform shows as drift.
 resource "apm_web_workers" "front" {
   web_server_id = apm_web_server.front.id
 
-  workers = [for id in sort(keys(apm_was_server.this)) : {
-    was_server_id = apm_was_server.this[id].id
-    lb_factor     = 1
-  }]
+  workers = { for s in apm_was_server.this : s.id => { lb_factor = 1 } }
 }
 
 resource "apm_web_uri_patterns" "front" {

@@ -18,6 +18,19 @@ func listElements(v tftypes.Value) []tftypes.Value {
 	return elems
 }
 
+// mapElements splits a map value into its elements by key; nil when it is null or
+// unknown.
+func mapElements(v tftypes.Value) map[string]tftypes.Value {
+	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	var elems map[string]tftypes.Value
+	if err := v.As(&elems); err != nil {
+		return nil
+	}
+	return elems
+}
+
 // objectAttrs splits an object value into its attributes.
 func objectAttrs(v tftypes.Value) engine.Attrs {
 	a, err := engine.AttrsOf(v)

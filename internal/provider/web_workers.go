@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -24,45 +27,56 @@ type webWorker struct {
 	AJPPort, LBFactor int64
 }
 
-// The workers attribute, and the attributes of a worker.
+// The workers attribute, and the attributes of a worker. A worker's WAS server is its key
+// in the workers map.
 const (
 	webWorkersAttr = "workers"
 
-	workerWASServer = "was_server_id"
-	workerHost      = "host"
-	workerAJPPort   = "ajp_port"
-	workerLBFactor  = "lb_factor"
+	workerHost     = "host"
+	workerAJPPort  = "ajp_port"
+	workerLBFactor = "lb_factor"
 )
 
 var webWorkerType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-	workerWASServer: tftypes.String, workerHost: tftypes.String, workerAJPPort: tftypes.Number, workerLBFactor: tftypes.Number,
+	workerHost: tftypes.String, workerAJPPort: tftypes.Number, workerLBFactor: tftypes.Number,
 }}
 
-var webWorkerListType = tftypes.List{ElementType: webWorkerType}
+var webWorkerMapType = tftypes.Map{ElementType: webWorkerType}
 
+// The workers are a map keyed by their WAS server's id rather than a list or a set of
+// objects: a worker is known by its WAS server, so the order they are written in means
+// nothing (a list would plan an update for a reordering, and diff by position); a plan
+// names the changed worker by its key, down to the attribute, where a set would show a
+// changed worker as one object removed and another added; and the defaults the manager
+// chose (host, AJP port) stay planned per WAS server with the framework's own plan
+// modifier, which finds the prior value at the same key. A set would need a modifier of
+// its own for that, and defaults inside set elements are unreliable in the framework. A
+// WAS server cannot be a key twice.
 var webWorkersFields = []engine.Field[webPart]{
-	webPartIDField("worker list"),
-	webServerRefField("worker list"),
-	engine.CustomField(webWorkersAttr, rschema.ListNestedAttribute{
-		MarkdownDescription: "The web server's load-balancer workers, all of them: a worker added outside Terraform shows in the next plan, and apply removes it. " +
-			"The manager's order makes no difference; an empty list removes every worker. Updated in place.",
+	webPartIDField("worker map"),
+	webServerRefField("worker map"),
+	engine.CustomField(webWorkersAttr, rschema.MapNestedAttribute{
+		MarkdownDescription: "The web server's load-balancer workers, all of them, keyed by the `id` of the WAS server each forwards to, " +
+			"such as `(apm_was_server.example.id) = { lb_factor = 2 }` (`<system_id>/<node>/<server_id>`; the parentheses make the key an expression). " +
+			"The order they are written in makes no difference, and a plan names the worker that changes. " +
+			"A worker added outside Terraform shows in the next plan and apply removes it; one removed outside is added again. " +
+			"An empty map removes every worker. A WAS server can be a key once: a `for` expression that yields it twice is an error, " +
+			"but in a map written out, Terraform keeps the last of two equal keys without a word. " +
+			"The WAS server cannot be deleted while it is a worker. Updated in place.",
 		Required: true,
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-			workerWASServer: rschema.StringAttribute{
-				MarkdownDescription: "The `id` of the WAS server the worker forwards to, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). " +
-					"The WAS server cannot be deleted while it is a worker.",
-				Required: true, Validators: []validator.String{serverRefValidator{kind: "was"}},
-			},
 			workerHost: rschema.StringAttribute{
 				MarkdownDescription: "Host name or IP address the web server reaches the WAS server at. Defaults to the manager's choice, the address of the WAS server's node, " +
 					"recorded when the worker is added (leaving it out later keeps the recorded value).",
 				Optional: true, Computed: true,
-				Validators: hostValidators(),
+				Validators:    hostValidators(),
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()},
 			},
 			workerAJPPort: rschema.Int64Attribute{
 				MarkdownDescription: "AJP port the web server forwards to, 1 to 65535. Defaults to the WAS server's `ajp_port` when the worker is added " +
 					"(leaving it out later keeps the recorded value; set it to `apm_was_server.example.ajp_port` to follow the server).",
 				Optional: true, Computed: true, Validators: portValidators(),
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseNonNullStateForUnknown()},
 			},
 			workerLBFactor: rschema.Int64Attribute{
 				MarkdownDescription: "Load-balancing weight of the worker, 1 to 100. Defaults to `1`.",
@@ -70,20 +84,20 @@ var webWorkersFields = []engine.Field[webPart]{
 				Validators: []validator.Int64{int64validator.Between(1, 100)},
 			},
 		}},
-		Validators:    []validator.List{uniqueWorkersValidator{}},
-		PlanModifiers: []planmodifier.List{workersKeepRecordedDefaults{}},
-	}, webWorkerListType, func(p *webPart) tftypes.Value { return webWorkersValue(p.Workers) }).
-		ReportedWhen(func(p *webPart) bool { return p.workersReported }).
-		Aligned(alignWorkers),
+		Validators: []validator.Map{mapvalidator.KeysAre(serverRefValidator{kind: "was"})},
+	}, webWorkerMapType, func(p *webPart) tftypes.Value { return webWorkersValue(p.Workers) }).
+		ReportedWhen(func(p *webPart) bool { return p.workersReported }),
 }
 
 var webWorkersType = resourceType[webPart]{
-	Noun:             "worker list",
+	Noun:             "worker map",
 	IdempotentCreate: true,
 	Name:             "web_workers",
-	Description: "The load-balancer workers of a web server: the WAS servers it forwards requests to over AJP. The list is authoritative: " +
-		"creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
-		"A web server has one such list; destroying it removes every worker.",
+	Description: "The load-balancer workers of a web server: the WAS servers it forwards requests to over AJP, keyed by the WAS server's `id`. " +
+		"A map rather than a list: a worker is known by its WAS server, so reordering the workers in the configuration changes nothing, " +
+		"a plan shows the worker that changes by its WAS server's id, and the host and AJP port the manager chose stay recorded per WAS server. " +
+		"The map is authoritative: creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
+		"A web server has one such map; destroying it removes every worker.",
 	Fields:   webWorkersFields,
 	ImportID: webPartIdentity,
 	Describe: func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
@@ -97,70 +111,32 @@ var webWorkersType = resourceType[webPart]{
 
 // webWorkersValue is the workers as a value of the workers attribute.
 func webWorkersValue(workers []webWorker) tftypes.Value {
-	out := make([]tftypes.Value, 0, len(workers))
+	out := make(map[string]tftypes.Value, len(workers))
 	for _, w := range workers {
-		out = append(out, tftypes.NewValue(webWorkerType, map[string]tftypes.Value{
-			workerWASServer: tftypes.NewValue(tftypes.String, w.WASServerID),
-			workerHost:      tftypes.NewValue(tftypes.String, w.Host),
-			workerAJPPort:   engine.Int64Value(w.AJPPort),
-			workerLBFactor:  engine.Int64Value(w.LBFactor),
-		}))
+		out[w.WASServerID] = tftypes.NewValue(webWorkerType, map[string]tftypes.Value{
+			workerHost:     tftypes.NewValue(tftypes.String, w.Host),
+			workerAJPPort:  engine.Int64Value(w.AJPPort),
+			workerLBFactor: engine.Int64Value(w.LBFactor),
+		})
 	}
-	return tftypes.NewValue(webWorkerListType, out)
+	return tftypes.NewValue(webWorkerMapType, out)
 }
 
-// alignWorkers orders the manager's workers after the prior list, matched by WAS server:
-// the manager's order makes no diff. Workers that the prior list lacks go last, in the
-// manager's order.
-func alignWorkers(prior, fresh tftypes.Value) tftypes.Value {
-	order := map[string]int{}
-	for i, e := range listElements(prior) {
-		if id, ok := engine.StringOf(objectAttrs(e)[workerWASServer]); ok {
-			if _, dup := order[id]; !dup {
-				order[id] = i
-			}
-		}
-	}
-	elems := listElements(fresh)
-	if len(order) == 0 || len(elems) == 0 {
-		return fresh
-	}
-	rank := make(map[int]int, len(elems))
-	for i, e := range elems {
-		rank[i] = len(order)
-		if id, ok := engine.StringOf(objectAttrs(e)[workerWASServer]); ok {
-			if at, ok := order[id]; ok {
-				rank[i] = at
-			}
-		}
-	}
-	index := make([]int, len(elems))
-	for i := range index {
-		index[i] = i
-	}
-	slices.SortStableFunc(index, func(a, b int) int { return rank[a] - rank[b] })
-	sorted := make([]tftypes.Value, len(elems))
-	for i, at := range index {
-		sorted[i] = elems[at]
-	}
-	return tftypes.NewValue(fresh.Type(), sorted)
-}
-
-// workersOf is the workers a plan or state declares: the values not known yet (a
-// default the manager fills in) are zero.
+// workersOf is the workers a plan or state declares, by WAS server id: the values not
+// known yet (a default the manager fills in) are zero.
 func workersOf(a engine.Attrs) []webWorker {
-	var out []webWorker
-	for _, e := range listElements(a[webWorkersAttr]) {
-		w := objectAttrs(e)
-		out = append(out, webWorker{WASServerID: w.Str(workerWASServer), Host: w.Str(workerHost),
-			AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)})
+	elems := mapElements(a[webWorkersAttr])
+	out := make([]webWorker, 0, len(elems))
+	for _, id := range slices.Sorted(maps.Keys(elems)) {
+		w := objectAttrs(elems[id])
+		out = append(out, webWorker{WASServerID: id, Host: w.Str(workerHost), AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)})
 	}
 	return out
 }
 
-// setWebWorkers sends the plan's whole worker list. A value the plan leaves unknown (the
-// user left it out and the worker is new) is left out of the request: the manager fills
-// in its default, and the read back records it.
+// setWebWorkers sends the plan's whole worker map, in the order of the WAS servers' ids.
+// A value the plan leaves unknown (the user left it out and the worker is new) is left
+// out of the request: the manager fills in its default, and the read back records it.
 func setWebWorkers(ctx context.Context, m *conn, plan engine.Attrs) error {
 	declared := workersOf(plan)
 	workers := make([]apm.Worker, 0, len(declared))
@@ -197,7 +173,7 @@ func missingWorkerError(err error, workers []apm.Worker) error {
 }
 
 // readWebWorkers reads the web server's workers, naming each WAS server by its id. A
-// manager that does not report workers leaves the applied list, whose defaults (unknown
+// manager that does not report workers leaves the applied map, whose defaults (unknown
 // right after the write that let the manager choose them) are the manager's documented
 // ones: the address of the WAS server's node and the WAS server's AJP port.
 func readWebWorkers(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
@@ -220,15 +196,16 @@ func readWebWorkers(ctx context.Context, m *conn, a engine.Attrs) (*webPart, err
 }
 
 // fillWorkerDefaults records the applied workers where the manager does not report any,
-// with the defaults the plan left unknown looked up. Without an applied list (an import),
+// with the defaults the plan left unknown looked up. Without an applied map (an import),
 // nothing is known.
 func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftypes.Value) error {
 	if applied.Type() == nil || !applied.IsKnown() || applied.IsNull() {
 		return nil
 	}
-	for _, e := range listElements(applied) {
-		w := objectAttrs(e)
-		worker := webWorker{WASServerID: w.Str(workerWASServer), Host: w.Str(workerHost), AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)}
+	elems := mapElements(applied)
+	for _, id := range slices.Sorted(maps.Keys(elems)) {
+		w := objectAttrs(elems[id])
+		worker := webWorker{WASServerID: id, Host: w.Str(workerHost), AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)}
 		if !w.Known(workerHost) || !w.Known(workerAJPPort) {
 			err := m.onServerRef(ctx, apm.KindWAS, worker.WASServerID, func(ref apm.ServerRef) error {
 				if !w.Known(workerHost) {
@@ -258,104 +235,4 @@ func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftyp
 	}
 	p.workersReported = true
 	return nil
-}
-
-// workersKeepRecordedDefaults plans the defaults the manager chose for a worker (host,
-// AJP port), which the user left out, as recorded for the same WAS server, whatever its
-// position in the list. The framework marks such values unknown on every change of the
-// resource, and the common remedy, UseStateForUnknown, works by list index: a worker
-// inserted before others would get its neighbour's values. A new worker's defaults stay
-// unknown until the manager chooses them.
-type workersKeepRecordedDefaults struct{}
-
-func (workersKeepRecordedDefaults) Description(context.Context) string {
-	return "A worker's host and AJP port, when left out, keep the values recorded for the same WAS server."
-}
-
-func (v workersKeepRecordedDefaults) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (workersKeepRecordedDefaults) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
-		return
-	}
-	planTF, err1 := req.PlanValue.ToTerraformValue(ctx)
-	stateTF, err2 := req.StateValue.ToTerraformValue(ctx)
-	configTF, err3 := req.ConfigValue.ToTerraformValue(ctx)
-	if err := errors.Join(err1, err2, err3); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid workers", err.Error())
-		return
-	}
-	recorded := map[string]engine.Attrs{}
-	for _, e := range listElements(stateTF) {
-		w := objectAttrs(e)
-		if id, ok := engine.StringOf(w[workerWASServer]); ok {
-			recorded[id] = w
-		}
-	}
-	config := listElements(configTF)
-	planned := listElements(planTF)
-	changed := false
-	for i, e := range planned {
-		w := objectAttrs(e)
-		id, ok := engine.StringOf(w[workerWASServer])
-		prior, found := recorded[id]
-		if !ok || !found || i >= len(config) {
-			continue
-		}
-		cfg := objectAttrs(config[i])
-		for _, name := range []string{workerHost, workerAJPPort} {
-			if !w[name].IsKnown() && cfg[name].IsNull() && prior.Known(name) {
-				w, changed = w.With(name, prior[name]), true
-			}
-		}
-		planned[i] = tftypes.NewValue(webWorkerType, map[string]tftypes.Value(w))
-	}
-	if !changed {
-		return
-	}
-	value, err := req.PlanValue.Type(ctx).ValueFromTerraform(ctx, tftypes.NewValue(planTF.Type(), planned))
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid workers", err.Error())
-		return
-	}
-	list, ok := value.(basetypes.ListValue)
-	if !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid workers", fmt.Sprintf("unexpected value type %T", value))
-		return
-	}
-	resp.PlanValue = list
-}
-
-// uniqueWorkersValidator refuses a WAS server listed twice, which the manager refuses.
-type uniqueWorkersValidator struct{}
-
-func (uniqueWorkersValidator) Description(context.Context) string {
-	return "each WAS server may be listed once"
-}
-
-func (v uniqueWorkersValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (uniqueWorkersValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	v, err := req.ConfigValue.ToTerraformValue(ctx)
-	if err != nil {
-		return
-	}
-	seen := map[string]int{}
-	for i, e := range listElements(v) {
-		id, ok := engine.StringOf(objectAttrs(e)[workerWASServer])
-		if !ok {
-			continue
-		}
-		if first, dup := seen[id]; dup {
-			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i).AtName(workerWASServer), "Duplicate worker", fmt.Sprintf(
-				"WAS server %q is listed as workers[%d] and workers[%d]; a web server has one worker per WAS server. Remove one of them, or set lb_factor to weigh it.",
-				id, first, i))
-			continue
-		}
-		seen[id] = i
-	}
 }

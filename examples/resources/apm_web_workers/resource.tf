@@ -39,27 +39,29 @@ resource "apm_was_server" "b" {
   ajp_port  = 8010
 }
 
-# The list is the web server's whole worker list: creating it replaces the workers the
-# web server has, and a worker added outside Terraform shows in the next plan and is
-# removed by apply. Each WAS server is referred to by its id, so renaming the system
-# changes nothing. The order the manager reports makes no difference.
+# The map is the web server's whole set of workers, keyed by the id of the WAS server each
+# forwards to (in parentheses: the key is an expression). Creating it replaces the workers
+# the web server has, and a worker added outside Terraform shows in the next plan and is
+# removed by apply. The WAS servers' ids stay the same when the system is renamed. Neither
+# the order the workers are written in nor the order the manager reports them in makes a
+# difference, and a plan names a changed worker by its WAS server's id.
 resource "apm_web_workers" "example" {
   web_server_id = apm_web_server.example.id
 
-  workers = [
+  workers = {
     # host and ajp_port left out: the manager takes the WAS node's address (10.0.0.21)
     # and the server's AJP port (8009) when the worker is added; lb_factor defaults to 1.
-    { was_server_id = apm_was_server.a.id },
+    (apm_was_server.a.id) = {}
+
     # Set them to route through another address, or to weigh the worker (1 to 100).
     # Referring to the server's ajp_port makes the worker follow a change of it.
-    {
-      was_server_id = apm_was_server.b.id
-      host          = "10.0.1.21"
-      ajp_port      = apm_was_server.b.ajp_port
-      lb_factor     = 3
-    },
-  ]
+    (apm_was_server.b.id) = {
+      host      = "10.0.1.21"
+      ajp_port  = apm_was_server.b.ajp_port
+      lb_factor = 3
+    }
+  }
 }
 
-# A WAS server cannot be deleted while it is a worker: remove it from the list first
-# (Terraform does so on destroy, as the list refers to the servers).
+# A WAS server cannot be deleted while it is a worker: remove it from the map first
+# (Terraform does so on destroy, as the map refers to the servers).

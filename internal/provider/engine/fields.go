@@ -50,9 +50,6 @@ type Field[T any] struct {
 	// reported says whether the manager reported the field in this read; where it did
 	// not, state keeps what was applied (api/decisions.md rule 2). nil means always.
 	reported func(*T) bool
-	// align orders or completes a fresh value after the prior one (a list the manager
-	// returns in its own order), so that a mere reordering makes no diff. Optional.
-	align func(prior, fresh tftypes.Value) tftypes.Value
 	// bySettle marks an input that the type's settle applies after the create (a running
 	// state): a created object that differs in it still matches the plan.
 	bySettle    bool
@@ -250,12 +247,6 @@ func (f Field[T]) DefaultedInput() Field[T] {
 
 // ReportedWhen keeps the applied value where the manager did not report the field.
 func (f Field[T]) ReportedWhen(reported func(*T) bool) Field[T] { f.reported = reported; return f }
-
-// Aligned orders fresh values after the prior one (see field.align).
-func (f Field[T]) Aligned(align func(prior, fresh tftypes.Value) tftypes.Value) Field[T] {
-	f.align = align
-	return f
-}
 
 // writeOnlyInput is an optional input that Terraform never stores (Terraform 1.11 and
 // later, OpenTofu): the engine takes it from the configuration.

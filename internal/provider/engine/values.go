@@ -109,8 +109,7 @@ func flattenAs[T any](typ tftypes.Object, fields []Field[T], obj *T, prior Attrs
 //   - an input the manager does not report keeps the prior value, else its default;
 //   - an optional input the user left out stays null (it is not managed);
 //   - a field the manager did not report this time keeps the prior value;
-//   - otherwise the manager's value, in the prior order, or the prior spelling when the
-//     two mean the same.
+//   - otherwise the manager's value, or the prior spelling when the two mean the same.
 func (f *Field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld, importing bool) tftypes.Value {
 	switch {
 	case f.writeOnly:
@@ -129,9 +128,6 @@ func (f *Field[T]) fieldValue(t tftypes.Type, obj *T, old tftypes.Value, hasOld,
 	fresh := f.value(obj)
 	if !hasOld {
 		return fresh
-	}
-	if f.align != nil {
-		fresh = f.align(old, fresh)
 	}
 	if f.same != nil && f.same(old, fresh) {
 		return old

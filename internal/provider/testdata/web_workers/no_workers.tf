@@ -30,5 +30,5 @@ resource "apm_was_server" "was" {
 
 resource "apm_web_workers" "w" {
   web_server_id = apm_web_server.w.id
-  workers       = []
+  workers       = {}
 }

@@ -28,7 +28,7 @@ resource "apm_was_server" "was1" {
 
 resource "apm_web_workers" "w" {
   web_server_id = apm_web_server.w.id
-  workers       = [{ was_server_id = apm_was_server.was1.id, lb_factor = 3 }]
+  workers       = { (apm_was_server.was1.id) = { lb_factor = 3 } }
 }
 
 resource "apm_web_uri_patterns" "u" {

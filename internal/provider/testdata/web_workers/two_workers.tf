@@ -36,11 +36,12 @@ locals {
   was_ids = { for s in apm_was_server.was : s.server_id => s.id }
 }
 
-# The first worker takes the manager's defaults; the second may set its own.
+# Keyed by WAS server id. The first worker takes the manager's defaults; the second may set
+# its own.
 resource "apm_web_workers" "w" {
   web_server_id = apm_web_server.w.id
-  workers = [
-    { was_server_id = local.was_ids[var.first] },
-    { was_server_id = local.was_ids[var.second], host = var.second_host, lb_factor = var.second_lb_factor },
-  ]
+  workers = {
+    (local.was_ids[var.first])  = {}
+    (local.was_ids[var.second]) = { host = var.second_host, lb_factor = var.second_lb_factor }
+  }
 }
