@@ -46,8 +46,8 @@ resource "apm_was_server" "two" {
 # The web server balances to was-1, and to was-2 while it exists.
 resource "apm_web_workers" "w" {
   web_server_id = apm_web_server.w.id
-  workers = concat(
-    [{ was_server_id = apm_was_server.one.id }],
-    [for s in apm_was_server.two : { was_server_id = s.id }],
+  workers = merge(
+    { (apm_was_server.one.id) = {} },
+    { for s in apm_was_server.two : s.id => {} },
   )
 }
