@@ -290,7 +290,7 @@ func (k *serverKind) beforeDelete(ctx context.Context, m *conn, state engine.Att
 			if err := m.leaveLoadBalancers(ctx, ref); err != nil {
 				return err
 			}
-			if err := k.waitForParts(ctx, m, ref, state); err != nil {
+			if err := k.waitForParts(ctx, m, state); err != nil {
 				return err
 			}
 		}
@@ -300,12 +300,12 @@ func (k *serverKind) beforeDelete(ctx context.Context, m *conn, state engine.Att
 
 // waitForParts waits until the WAS server has no session clustering, datasources or
 // applications, which would make the manager refuse its delete.
-func (k *serverKind) waitForParts(ctx context.Context, m *conn, ref apm.ServerRef, state engine.Attrs) error {
-	const clear, held = "without parts", "holding parts"
+func (k *serverKind) waitForParts(ctx context.Context, m *conn, state engine.Attrs) error {
+	const free, held = "without parts", "holding parts"
 	_, err := apm.Poll[[]string]{
 		What:    k.describe(state) + " to have no parts",
 		Pending: []string{held},
-		Target:  []string{clear},
+		Target:  []string{free},
 		Refresh: func(ctx context.Context) ([]string, string, error) {
 			parts, err := k.blockers(ctx, m, state)
 			switch {
@@ -314,7 +314,7 @@ func (k *serverKind) waitForParts(ctx context.Context, m *conn, ref apm.ServerRe
 			case len(parts) > 0:
 				return parts, held, nil
 			}
-			return nil, clear, nil
+			return nil, free, nil
 		},
 	}.Wait(ctx)
 	var timedOut *apm.TimeoutError
