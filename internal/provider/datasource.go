@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The pool attributes of a datasource.
@@ -139,16 +138,12 @@ func (poolValidator) Description(context.Context) string {
 
 func (v poolValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (poolValidator) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	values := map[string]*int64{}
-	for _, name := range []string{poolMin, poolMax, poolInitial} {
-		var v types.Int64
-		if diags := req.Config.GetAttribute(ctx, path.Root(name), &v); diags.HasError() || v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		n := v.ValueInt64()
-		values[name] = &n
+func (poolValidator) ValidateResource(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	config, err := engine.AttrsOf(req.Config.Raw)
+	if err != nil {
+		return
 	}
+	values := map[string]*int64{poolMin: knownInt(config, poolMin), poolMax: knownInt(config, poolMax), poolInitial: knownInt(config, poolInitial)}
 	for _, p := range poolProblems(values, "") {
 		resp.Diagnostics.AddAttributeError(path.Root(p.attr), "Invalid pool sizes", p.detail)
 	}
