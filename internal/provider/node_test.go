@@ -256,7 +256,7 @@ func TestAccNode_importErrors(t *testing.T) {
 	})
 }
 
-// Creating a node that exists already fails, and prints an import ID that works.
+// Creating a node that exists already fails at plan, and prints an import ID that works.
 func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 	env := newAccEnv(t)
 	shop := env.name("shop")
@@ -269,8 +269,9 @@ func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 		{
 			// The printed ID is exactly <system_id>/web-01: the regexp bounds it with the
 			// quotes of the import block, and the next step imports with exactly it.
-			Config: config,
-			ExpectError: errorMatching("Node already exists: web-01",
+			Config:   config,
+			PlanOnly: true,
+			ExpectError: errorMatching(fmt.Sprintf(`node "web-01" of system %s already exists`, env.systemID(shop)),
 				"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
 		},
 		{

@@ -98,7 +98,8 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			"skip_connection_check": schema.BoolAttribute{
 				MarkdownDescription: "Skip the one request with which the provider checks the endpoint, the TLS settings and the API key when it starts " +
-					"(a list of the systems, or the public manager information when no key is set). Set it to plan without network access to the manager. Defaults to `false`.",
+					"(a list of the systems, or the public manager information when no key is set), and the look-up with which plan checks that an object to be " +
+					"created does not exist yet. Set it to plan without network access to the manager. Defaults to `false`.",
 				Optional: true,
 			},
 			"adopt_existing": schema.BoolAttribute{
@@ -168,7 +169,8 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			return
 		}
 	}
-	data.Connect(m, engine.Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries()})
+	data.Connect(m, engine.Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries(),
+		SkipLookups: cfg.SkipConnectionCheck.ValueBool()})
 }
 
 // checkConnection makes one cheap request, so that a wrong endpoint, an untrusted

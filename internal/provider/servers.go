@@ -143,7 +143,59 @@ func (k *serverKind) resource() func() resource.Resource {
 		Delete:        k.delete,
 		Blockers:      k.blockers,
 		CheckPlan:     k.checkPlan,
+		Validators:    []resource.ConfigValidator{distinctPorts{k}},
+		Exclusives:    k.portsHeld,
 	})
+}
+
+// portsHeld are the ports of its node that a server declares. The ports of every kind live
+// on the node, so the manager refuses a second server on one of them.
+func (k *serverKind) portsHeld(plan engine.Attrs) []engine.Exclusive {
+	if !plan.Known("node_id") {
+		return nil
+	}
+	nodeID := plan.Str("node_id")
+	_, node, _ := splitNodeRef(nodeID)
+	var out []engine.Exclusive
+	for _, p := range k.ports {
+		if !plan.Known(p.attr) {
+			continue
+		}
+		port := plan.Int64(p.attr)
+		out = append(out, engine.Exclusive{
+			Key: fmt.Sprintf("port %d of node %s", port, nodeID), Attr: p.attr, What: fmt.Sprintf("port %d on node %q", port, node),
+			Advice: "The servers of a node, of every kind, need ports of their own; choose another port for one of them.",
+		})
+	}
+	return out
+}
+
+// distinctPorts refuses, at validate, a server whose ports are the same (http_port and
+// ajp_port of a WAS server, http_port and https_port of a web server): the manager could
+// not open the second.
+type distinctPorts struct{ k *serverKind }
+
+func (v distinctPorts) Description(context.Context) string {
+	return "the ports of a " + v.k.label + " differ from one another"
+}
+
+func (v distinctPorts) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v distinctPorts) ValidateResource(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	config, err := engine.AttrsOf(req.Config.Raw)
+	if err != nil {
+		return // the framework reports a configuration it cannot decode
+	}
+	ports := v.k.ports
+	for i, first := range ports {
+		for _, second := range ports[i+1:] {
+			if config.Known(first.attr) && config.Known(second.attr) && config.Int64(first.attr) == config.Int64(second.attr) {
+				resp.Diagnostics.AddAttributeError(path.Root(second.attr), "Two ports of one "+v.k.label+" are the same", fmt.Sprintf(
+					"%s and %s are both %d, but a %s needs a port of its own for each. Choose another port for one of them.",
+					first.attr, second.attr, config.Int64(first.attr), v.k.label))
+			}
+		}
+	}
 }
 
 func (k *serverKind) describe(a engine.Attrs) string {

@@ -378,7 +378,7 @@ func TestAccSystem_destroyBlockedByUnmanagedNode(t *testing.T) {
 	})
 }
 
-// Creating a system that exists already fails, and prints an import ID that works.
+// Creating a system that exists already fails at plan, and prints an import ID that works.
 func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
 	env := newAccEnv(t)
 	taken := env.name("taken")
@@ -387,9 +387,10 @@ func TestAccSystem_conflictSuggestsWorkingImport(t *testing.T) {
 		{
 			PreConfig: func() { env.must(env.admin.CreateSystem(env.ctx(), taken)) },
 			Config:    config,
+			PlanOnly:  true,
 			// The printed ID is exactly the name: the regexp ends it with the quote of the
 			// import block, and the next step imports with exactly that ID.
-			ExpectError: errorMatching("System already exists: "+taken,
+			ExpectError: errorMatching(fmt.Sprintf("system %q already exists", taken),
 				"terraform import apm_system.<name> "+taken, fmt.Sprintf("id = %q", taken)),
 		},
 		{

@@ -30,6 +30,11 @@ type Configured[C any] struct {
 	creating *claims
 	// importing holds the objects that resources of this run import, for the same reason.
 	importing *claims
+	// skipLookups is skip_connection_check: plan looks up no object in the manager.
+	skipLookups bool
+	// planned is what the resources planned so far declare (plan.go): one provider
+	// configuration plans every resource of a run, so it can compare them.
+	planned planned
 }
 
 // Settings are the provider settings the engine acts on.
@@ -37,11 +42,14 @@ type Settings struct {
 	HasKey     bool // an API key is configured
 	Adopt      bool // adopt_existing
 	MaxRetries int  // max_retries
+	// SkipLookups is skip_connection_check: plan makes no request to look up the objects
+	// that creates declare.
+	SkipLookups bool
 }
 
 // Connect records the connection the types' calls get.
 func (d *Configured[C]) Connect(conn C, s Settings) {
-	d.conn, d.connected, d.hasKey, d.adopt, d.maxRetries = conn, true, s.HasKey, s.Adopt, s.MaxRetries
+	d.conn, d.connected, d.hasKey, d.adopt, d.maxRetries, d.skipLookups = conn, true, s.HasKey, s.Adopt, s.MaxRetries, s.SkipLookups
 	d.creating, d.importing = newClaims(), newClaims()
 }
 

@@ -204,12 +204,13 @@ func (r *Resource[T, C]) claimKey(a Attrs) string {
 	return "apm_" + r.Type.Name + " " + r.Type.ImportID.importID(a)
 }
 
-// duplicateError refuses the second of two resources that declare one object.
-func (r *Resource[T, C]) duplicateError(plan Attrs) diag.Diagnostic {
+// duplicateError refuses the second of two resources that declare one object; does says
+// what the other one does with it.
+func (r *Resource[T, C]) duplicateError(plan Attrs, does string) diag.Diagnostic {
 	what := r.Type.Describe(plan)
 	return diag.NewErrorDiagnostic("Duplicate declaration of "+what, fmt.Sprintf(
-		"%s is declared by more than one resource in this configuration: another apm_%s block creates it in this run. "+
-			"Each object must be declared once; remove or rename one of the blocks. Nothing was sent for this one.", what, r.Type.Name))
+		"%s is declared by more than one resource in this configuration: another apm_%s block %s. "+
+			"Each object must be declared once; remove or rename one of the blocks. Nothing was sent for this one.", what, r.Type.Name, does))
 }
 
 // readBackWarning reports a write that succeeded but whose object could not be read back.
@@ -229,9 +230,14 @@ func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
 		"%s\n\nIf this create replaces the object with lifecycle { create_before_destroy = true }, the manager cannot hold "+
 			"the old and the new one at once, since both are %s: remove create_before_destroy (the old one is then deleted first), "+
-			"or change the new one's %s.\n\nOtherwise it was created outside this configuration. To manage it with Terraform, "+
-			"import it instead of creating it (%s), or set adopt_existing = true in the provider to take it over when it matches the configuration.",
-		Explain(err), r.Type.ImportID.importID(plan), r.Type.ImportID.format(), r.importHint(plan)))
+			"or change the new one's %s.\n\nOtherwise it was created outside this configuration. %s",
+		Explain(err), r.Type.ImportID.importID(plan), r.Type.ImportID.format(), r.importAdvice(plan)))
+}
+
+// importAdvice says how to manage an object that a create finds already there.
+func (r *Resource[T, C]) importAdvice(plan Attrs) string {
+	return fmt.Sprintf("To manage it with Terraform, import it instead of creating it (%s), "+
+		"or set adopt_existing = true in the provider to take it over when it matches the configuration.", r.importHint(plan))
 }
 
 // importHint shows both ways to import the object a plan describes.

@@ -1,11 +1,12 @@
 // Package engine is the one implementation of every resource and data source of the
 // provider. A Terraform type is a declaration (ResourceType, DataSourceType,
 // ListDataSourceType): its fields, its import ID and its calls on the manager. The engine
-// owns the flow around the calls: decoding plans and states, create (recording an object
-// whose answer was lost before reading it back, 409 handling, adopt_existing), read (404:
-// gone, only when the manager says so), update, delete (waiting while the manager refuses
-// it with 409 for dependants), import, timeouts, write-only secrets, and the wording of
-// diagnostics. It knows no type: the provider's files declare them (internal/provider),
+// owns the flow around the calls: decoding plans and states, the conflicts that plan can
+// tell (two resources that declare one object or one Exclusive, a create whose object
+// exists already: plan.go), create (recording an object whose answer was lost before
+// reading it back, 409 handling, adopt_existing), read (404: gone, only when the manager
+// says so), update, delete (waiting while the manager refuses it with 409 for dependants),
+// import, timeouts, write-only secrets, and the wording of diagnostics. It knows no type: the provider's files declare them (internal/provider),
 // and C is the provider's connection, handed to the calls untouched.
 //
 // # Glossary

@@ -55,6 +55,15 @@ type ResourceType[T, C any] struct {
 	CheckPlan func(ctx context.Context, m C, plan, prior Attrs, diags *diag.Diagnostics)
 	// Validators check the configuration as a whole (one of two attributes, say). Optional.
 	Validators []resource.ConfigValidator
+	// Exclusives names what the object a plan declares holds that no other object can (a
+	// port of its node, say): two resources of one configuration that declare the same
+	// fail at plan (plan.go). Optional.
+	Exclusives func(plan Attrs) []Exclusive
+	// NoLookupAtPlan says that Read cannot tell from a plan whether the object exists (it
+	// reports an object that the manager's answer does not show to be absent), so plan
+	// does not look up the object of a create: the create's 409 tells at apply. Plan looks
+	// it up otherwise (plan.go).
+	NoLookupAtPlan bool
 
 	// Settle brings the object, once created or updated, to what the plan declares beyond
 	// the values the calls above write (a server's running state), waiting for the
@@ -181,14 +190,21 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if r.data == nil {
 		return // validation before configure
 	}
+	prior, err := AttrsOf(req.State.Raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid state", err.Error())
+		return
+	}
 	resp.Diagnostics.Append(r.data.requireKey()...)
-	if r.Type.CheckPlan != nil && r.data.connected && !resp.Diagnostics.HasError() {
-		prior, err := AttrsOf(req.State.Raw)
-		if err != nil {
-			resp.Diagnostics.AddError("Invalid state", err.Error())
-			return
-		}
+	replaced := r.claimPlanned(ctx, req, resp, plan, prior)
+	if !r.data.connected || resp.Diagnostics.HasError() {
+		return
+	}
+	if r.Type.CheckPlan != nil {
 		r.Type.CheckPlan(ctx, r.data.conn, plan, prior, &resp.Diagnostics)
+	}
+	if len(prior) == 0 && !resp.Diagnostics.HasError() {
+		r.lookUpCreated(ctx, plan, replaced, &resp.Diagnostics)
 	}
 }
 
@@ -226,9 +242,11 @@ func (r *Resource[T, C]) Create(ctx context.Context, req resource.CreateRequest,
 	if !ok {
 		return
 	}
+	// Plan refuses twins whose import IDs it knows; this catches the others (an ID known
+	// only once another object exists) before they send anything.
 	key := r.claimKey(plan)
 	if !r.data.creating.claim(key) {
-		resp.Diagnostics.Append(r.duplicateError(plan))
+		resp.Diagnostics.Append(r.duplicateError(plan, "creates it in this run"))
 		return
 	}
 	typ := typeOf(req.Plan.Raw)
@@ -346,6 +364,8 @@ func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.Append(callError("read "+r.Type.Describe(state), err))
 		return
 	}
+	// A plan of this walk that creates the same object replaces this one (it is tainted).
+	r.data.planned.read(r.claimKey(state))
 	resp.State.Raw = flattenAs(typeOf(req.State.Raw), r.Type.Fields, obj, state, imported(ctx, req.Private))
 }
 
@@ -358,8 +378,10 @@ func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest,
 	if !ok || err != nil {
 		return
 	}
-	// The first apply after an import records the inputs the manager does not report.
+	// The first apply after an import records the inputs the manager does not report; the
+	// mark that plan left for a replacement has served.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
 	if !r.managedChange(plan, state) {
 		// Only the timeouts changed, or inputs that are only recorded: nothing to send.
 		resp.State.Raw = req.Plan.Raw
