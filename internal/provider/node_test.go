@@ -462,3 +462,31 @@ func TestAccNode_updateDuringParallelRename(t *testing.T) {
 		},
 	})
 }
+
+// Ids made of known inputs are shown in the plan, not "known after apply" (issue 21, item
+// 8): a node of an existing system, a server on an existing node. Before, both planned
+// unknown. The create of a replacement keeps its id unknown on purpose (see
+// TestAccWASServer_scaleInAndReplaceWhileBalanced).
+func TestAccNode_idsKnownAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	shop := env.name("shop")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	t.Cleanup(func() { _ = env.admin.DeleteSystem(env.ctx(), shop) })
+	id := env.systemID(shop)
+	node := env.config(oneNode(t, id, "web-01", "10.0.0.11", 7730))
+	server := node + serverTF(t, apm.KindWAS, "node_id", hclExpr("apm_node.test.id"))
+	env.test([]resource.TestStep{
+		{
+			Config: node,
+			ConfigPlanChecks: applied(
+				plancheck.ExpectKnownValue("apm_node.test", tfjsonpath.New("id"), knownvalue.StringExact(id+"/web-01")),
+			),
+		},
+		{
+			Config: server,
+			ConfigPlanChecks: applied(
+				plancheck.ExpectKnownValue("apm_was_server.a", tfjsonpath.New("id"), knownvalue.StringExact(id+"/web-01/was-1")),
+			),
+		},
+	})
+}

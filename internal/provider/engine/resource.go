@@ -197,6 +197,9 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	resp.Diagnostics.Append(r.data.requireKey()...)
 	replaced := r.claimPlanned(ctx, req, resp, plan, prior)
+	if len(prior) == 0 && replaced == "" {
+		r.planDerived(ctx, plan, resp)
+	}
 	if !r.data.connected || resp.Diagnostics.HasError() {
 		return
 	}
@@ -205,6 +208,26 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	if len(prior) == 0 && !resp.Diagnostics.HasError() {
 		r.lookUpCreated(ctx, plan, replaced, &resp.Diagnostics)
+	}
+}
+
+// planDerived shows in the plan of a create the values the manager will set that are
+// made of the plan's inputs (a node's id, <system_id>/<name>), once those are known: a
+// reviewer sees the id, and resources that refer to it plan with it. Not for the create
+// of a replacement: its id reads the same as the old object's, and only while it is
+// unknown do the resources that refer to it plan to follow the new object (parts of a
+// replaced server are replaced with it).
+func (r *Resource[T, C]) planDerived(ctx context.Context, plan Attrs, resp *resource.ModifyPlanResponse) {
+	for _, f := range r.Type.Fields {
+		if f.derive == nil || f.views&InResource == 0 {
+			continue
+		}
+		if v, ok := plan[f.name]; !ok || v.IsKnown() {
+			continue
+		}
+		if value, ok := f.derive(plan); ok {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(f.name), value)...)
+		}
 	}
 }
 
@@ -355,7 +378,7 @@ func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	obj, err := r.Type.Read(ctx, m, state)
-	if IsGone(err) {
+	if goneWithParent(err) {
 		// Deleted outside Terraform: the next plan creates it again.
 		resp.State.RemoveResource(ctx)
 		return
@@ -426,7 +449,7 @@ func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest,
 		pctx, cancel := context.WithTimeout(ctx, timeout)
 		err := r.Type.BeforeDelete(pctx, m, state)
 		cancel()
-		if err != nil && !IsGone(err) {
+		if err != nil && !goneWithParent(err) {
 			resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
 			return
 		}
@@ -538,7 +561,7 @@ func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, ti
 			defer cancel()
 			err := r.Type.Delete(callCtx, m, state)
 			switch {
-			case err == nil || IsGone(err):
+			case err == nil || goneWithParent(err):
 				return struct{}{}, deleted, nil
 			case apm.IsConflict(err) && r.Type.DeleteTimeout > 0:
 				lastConflict = err
