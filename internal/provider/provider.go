@@ -228,6 +228,14 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 	if summary, detail := endpointProblem(out.Endpoint); out.Endpoint != "" && summary != "" {
 		diags.AddAttributeError(path.Root("endpoint"), summary, detail)
 	}
+	if cfg.CACertPEM.IsNull() && out.CACertPEM != "" {
+		// The attribute's validator checks a configured value; one from the environment is
+		// checked here, naming the variable it came from.
+		if err := apm.CheckCACertPEM(out.CACertPEM); err != nil {
+			diags.AddError("Invalid "+engine.EnvCACertPEM, fmt.Sprintf("The %s environment variable, which stands in for ca_cert_pem, is not usable: %v. "+
+				"Set it to the PEM contents of the CA certificate(s), for example with export %s=\"$(cat ca.pem)\", or unset it.", engine.EnvCACertPEM, err, engine.EnvCACertPEM))
+		}
+	}
 	if strings.HasPrefix(strings.ToLower(out.Endpoint), "http://") {
 		diags.AddAttributeWarning(path.Root("endpoint"), "APM endpoint without TLS",
 			"The endpoint uses plain http://, so the API key and everything else travel unencrypted. Use https:// for any manager outside a test set-up.")

@@ -164,3 +164,18 @@ func TestConfiguredSettingsWinOverEnvironment(t *testing.T) {
 		t.Errorf("a bad %s must be an error naming it: %v", envAdopt, err)
 	}
 }
+
+// A CA certificate from the environment that is no certificate fails naming the variable
+// (the attribute's own validator only sees a configured value).
+func TestClientConfigNamesABadCACertVariable(t *testing.T) {
+	t.Setenv(engine.EnvEndpoint, "https://10.0.0.1:8443")
+	t.Setenv(engine.EnvCACertPEM, "not a certificate")
+	_, diags := (&apmProvider{}).clientConfig(providerModel{})
+	if !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "Invalid APM_CA_CERT_PEM") || !strings.Contains(fmt.Sprint(diags), "unset it") {
+		t.Errorf("a bad %s must be an error naming it: %v", engine.EnvCACertPEM, diags)
+	}
+	t.Setenv(engine.EnvCACertPEM, "")
+	if _, diags := (&apmProvider{}).clientConfig(providerModel{}); diags.HasError() {
+		t.Errorf("without the variable there is nothing to refuse: %v", diags)
+	}
+}

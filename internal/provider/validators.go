@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"regexp"
 	"strings"
@@ -217,10 +218,34 @@ func absolutePathValidator() validator.String {
 
 // hostValidators accept a host name or an IP address.
 func hostValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(1, 253),
-		stringvalidator.RegexMatches(regexp.MustCompile(`^[A-Za-z0-9._:-]+$`), "must be a host name or an IP address"),
+	return []validator.String{stringvalidator.LengthBetween(1, 253), hostValidator{}}
+}
+
+// hostNamePattern is a DNS name or an IPv4 address: letters, digits, '.', '-' and '_'.
+var hostNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// hostValidator takes a host name or an IP address, and says so when a port came along.
+type hostValidator struct{}
+
+func (hostValidator) Description(context.Context) string {
+	return "must be a host name or an IP address, without a port"
+}
+
+func (v hostValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v hostValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
 	}
+	raw := req.ConfigValue.ValueString()
+	if _, err := netip.ParseAddr(raw); err == nil || hostNamePattern.MatchString(raw) {
+		return
+	}
+	detail := fmt.Sprintf("Attribute %s %s, got: %q.", req.Path, v.Description(ctx), raw)
+	if host, port, err := net.SplitHostPort(raw); err == nil {
+		detail += fmt.Sprintf(" Give the host alone (%q) and the port in its own attribute (%s).", host, port)
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid host", detail)
 }
 
 // adminIDPattern is the manager's rule for usrId and authId.
