@@ -358,8 +358,14 @@ func TestAccBadInputCorpus(t *testing.T) {
 		t.Errorf("the corpus has %d cases, want at least %d", len(cases), badInputMinCases)
 	}
 	// The provider runs in this process: the environment would stand in for settings the
-	// cases leave out, differently on every machine.
-	clearEnv(t, engine.EnvEndpoint, engine.EnvAPIKey, engine.EnvCACertPEM, "APM_ADOPT_EXISTING")
+	// cases leave out, differently on every machine. Clearing it makes the test serial (Go
+	// keeps tests that set the environment out of the parallel ones); where none is set,
+	// the corpus runs beside the other tests.
+	if settings := []string{engine.EnvEndpoint, engine.EnvAPIKey, engine.EnvCACertPEM, "APM_ADOPT_EXISTING"}; anySet(settings...) {
+		clearEnv(t, settings...)
+	} else {
+		t.Parallel()
+	}
 
 	start := time.Now()
 	var mu sync.Mutex
@@ -400,6 +406,16 @@ func badInputCLI(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+// anySet reports whether any of the environment variables is set.
+func anySet(names ...string) bool {
+	for _, name := range names {
+		if _, ok := os.LookupEnv(name); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // clearEnv unsets variables for the test: t.Setenv restores them afterwards, and an
