@@ -19,6 +19,8 @@ type conn struct {
 	systems *systemDirectory
 	// zone is the time_zone setting: the manager's times carry none, and are read in it.
 	zone *time.Location
+	// aside is what the deletes of replacements set aside for the creates that follow.
+	aside *asideRegistry
 }
 
 // timeZone is the zone the manager's times are read in; UTC when none is set.
@@ -30,7 +32,7 @@ func (m *conn) timeZone() *time.Location {
 }
 
 func newConn(client *apm.Client) *conn {
-	return &conn{Client: client, systems: newSystemDirectory()}
+	return &conn{Client: client, systems: newSystemDirectory(), aside: newAsideRegistry()}
 }
 
 // systemDirectory maps system ids to their current names, as last seen by any read of a
