@@ -21,6 +21,8 @@ type conn struct {
 	seats *seats
 	// zone is the time_zone setting: the manager's times carry none, and are read in it.
 	zone *time.Location
+	// aside is what the deletes of replacements set aside for the creates that follow.
+	aside *asideRegistry
 }
 
 // timeZone is the zone the manager's times are read in; UTC when none is set.
@@ -32,7 +34,7 @@ func (m *conn) timeZone() *time.Location {
 }
 
 func newConn(client *apm.Client) *conn {
-	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}}
+	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}, aside: newAsideRegistry()}
 }
 
 // systemDirectory maps system ids to their current names, as last seen by any read of a

@@ -71,10 +71,14 @@ func sameHost(a, b string) bool { return strings.EqualFold(a, b) || sameIP(a, b)
 var databaseType = resourceType[apm.Database]{
 	Name: "database",
 	Description: "A database resource: the connection details of a database server that datasources connect to. " +
-		"The manager has no operation that changes a database, so changing any attribute replaces it (its datasources then " +
-		"have to go first: refer to the database by `id` so Terraform replaces them too). The manager never reports the password; " +
+		"The manager has no operation that changes a database, so changing any attribute replaces it, a new password included " +
+		"(see the guide \"Rotating passwords\"). Its datasources cannot outlive it: refer to the database by `id`, as in " +
+		"`database_id = apm_database.example.id`, and Terraform replaces them with it, which the plan shows. Any other datasource on it " +
+		"(one that names it by a literal or by `resource_name`, or one made outside this configuration) is deleted for the replacement and " +
+		"created again as it was, with its WAS server attachments, in the same apply, with a warning that names it. " +
+		"The manager never reports the password; " +
 		"give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
-		"Deleting a database waits while datasources still use it.",
+		"Deleting a database that is not replaced waits while datasources still use it, then names them.",
 	Fields:        databaseFields,
 	ImportID:      resourceIdentity("orders-db"),
 	DeleteTimeout: engine.DefaultDeleteTimeout,
@@ -111,6 +115,12 @@ var databaseType = resourceType[apm.Database]{
 		}
 		slices.Sort(names)
 		return names, nil
+	},
+	SetAside: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
+		return deleteDatasourcesForReplacement(ctx, m, state.Str("resource_name"))
+	},
+	Restore: func(ctx context.Context, m *conn, a engine.Attrs) error {
+		return createDatasourcesAgain(ctx, m, a.Str("resource_name"))
 	},
 }
 

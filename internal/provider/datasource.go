@@ -43,7 +43,10 @@ var datasourceType = resourceType[apm.Datasource]{
 	Name: "datasource",
 	Description: "A datasource: a connection pool on a database resource. Its pool settings are updated in place; its name and database " +
 		"replace it. A pool setting left out takes the manager's default, which is recorded (leaving one out later keeps the recorded value). " +
-		"Deleting a datasource waits while WAS servers still have it attached.",
+		"When it is replaced under the same name (a new database password replaces its database, and with it the datasource), the WAS servers " +
+		"that have it attached without Terraform replacing the attachment (see `apm_was_datasource`) are detached for the replacement and " +
+		"get the new datasource attached in the same apply. Deleting a datasource that is not replaced waits while WAS servers still have it " +
+		"attached, then names them.",
 	Fields:        datasourceFields,
 	ImportID:      resourceIdentity("orders-ds"),
 	DeleteTimeout: engine.DefaultDeleteTimeout,
@@ -67,9 +70,19 @@ var datasourceType = resourceType[apm.Datasource]{
 		})
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteDatasource(ctx, state.Str("resource_name"))
+		err := m.DeleteDatasource(ctx, state.Str("resource_name"))
+		// Deleted by its own resource: a replacement of its database must not create it
+		// again (see aside.go for why after the delete).
+		m.aside.forgetDatasource(state.Str("resource_name"))
+		return err
 	},
 	Blockers: datasourceHolders,
+	SetAside: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
+		return detachForReplacement(ctx, m, state.Str("resource_name"))
+	},
+	Restore: func(ctx context.Context, m *conn, a engine.Attrs) error {
+		return attachAgain(ctx, m, a.Str("resource_name"))
+	},
 }
 
 // knownInt is a number attribute of a plan, nil when null or unknown (then the manager
@@ -84,23 +97,13 @@ func knownInt(a engine.Attrs, name string) *int64 {
 
 // datasourceHolders names the WAS servers that have the datasource attached.
 func datasourceHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-	servers, err := m.ListServers(ctx, apm.KindWAS)
+	servers, err := wasServersHolding(ctx, m, state.Str("resource_name"))
 	if err != nil {
 		return nil, err
 	}
-	name := state.Str("resource_name")
-	var names []string
+	names := make([]string, 0, len(servers))
 	for _, s := range servers {
-		detail, err := m.GetServer(ctx, s.Ref())
-		if err != nil {
-			if engine.IsGone(err) {
-				continue
-			}
-			return nil, err
-		}
-		if slices.Contains(detail.Datasources, name) {
-			names = append(names, fmt.Sprintf("WAS server %q on node %q of system %q", s.ServerID, s.NodeName, s.SystemName))
-		}
+		names = append(names, describeWAS(s.Ref()))
 	}
 	slices.Sort(names)
 	return names, nil

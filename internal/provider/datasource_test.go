@@ -146,3 +146,29 @@ func TestAccDatasource_deleteBlockedByWASServer(t *testing.T) {
 		},
 	})
 }
+
+// The rotation with the datasource naming its database by a literal name too: Terraform
+// replaces only the database. The provider moves the datasource out of the way (detached
+// from the server, deleted) for the database's replacement and puts it back as it was
+// (pool settings and attachment); one apply, no wait, and no drift afterwards.
+func TestAccDatasource_rotationDatabaseByName(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests of the rotation")
+	ds := env.name("orders-ds")
+	config := func(password string) string {
+		return env.rotationTF(t, env.name("orders-db"), ds, "password", password)
+	}
+	env.test([]resource.TestStep{
+		{Config: config(dbPassword1), ConfigPlanChecks: applied(), Check: env.checkDatasources(ds)},
+		{
+			PreConfig:        sim.ResetRequestCounts,
+			Config:           config(dbPassword2),
+			ConfigPlanChecks: applied(exactActions{"apm_database.db": plancheck.ResourceActionDestroyBeforeCreate}),
+			Check: resource.ComposeAggregateTestCheckFunc(env.checkDatasources(ds), env.checkDatasource(ds, poolIs(2, 20, 2, 30000)),
+				checkRoutes(sim, map[string]int{
+					"DELETE /databases/{resourceName}": 2, "DELETE /datasources/{resourceName}": 1, "DELETE /datasource": 1,
+					"POST /rest/resource/datasources": 1, "POST /datasource": 1,
+				})),
+		},
+	})
+}

@@ -252,3 +252,30 @@ func TestPasswordPolicyNeverQuotesTheValue(t *testing.T) {
 		t.Errorf("short password with every class: %q", p)
 	}
 }
+
+// A user password rotation with roles granted: the new password is set in place with
+// one PUT, in one apply; the grants, one naming the user by reference and one by a
+// literal id, are left alone, the user still holds both roles, and the plan that follows
+// is empty.
+func TestAccUser_rotationKeepsGrants(t *testing.T) {
+	env, stateFile := newUserAccEnv(t)
+	sim := env.needsSim("counts the requests of the rotation")
+	alice, ops, audit := env.name("alice"), env.name("ops"), env.name("audit")
+	config := func(pw string) string {
+		return env.config(tf(t, "user/rotation.tf", "user_id", alice, "password", pw, "ops_role_id", ops, "audit_role_id", audit))
+	}
+	env.test([]resource.TestStep{
+		{Config: config(userPw1), ConfigPlanChecks: applied(), Check: env.checkUser(alice, userNamed("Alice", audit, ops))},
+		{
+			PreConfig:        sim.ResetRequestCounts,
+			Config:           config(userPw2),
+			ConfigPlanChecks: applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkPassword(stateFile, alice, userPw2), checkUserPuts(sim, 1), env.checkUser(alice, userNamed("Alice", audit, ops)),
+				func(*terraform.State) error {
+					return want(env.writes() == 1, "%d writes in the rotation, want the one PUT: %v", env.writes(), sim.RequestCounts())
+				},
+			),
+		},
+	})
+}

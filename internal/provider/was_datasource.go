@@ -32,7 +32,11 @@ var wasDatasourceType = resourceType[wasDatasource]{
 	Noun: "datasource attachment",
 	Name: "was_datasource",
 	Description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
-		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone.",
+		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone. " +
+		"Name a datasource of the same configuration by `apm_datasource.example.id`: when the datasource is replaced (for a new database " +
+		"password), Terraform then replaces the attachment with it, which the plan shows. An attachment that names it otherwise (a literal, " +
+		"`resource_name`) is left alone by Terraform; the replacement of the datasource detaches it and attaches the new datasource again " +
+		"in the same apply.",
 	Fields: wasDatasourceFields,
 	ImportID: importID{
 		Parts:   []idPart{serverRefPart("was_server_id"), {Attr: "datasource_name", Form: "<datasource_name>"}},
@@ -73,6 +77,9 @@ func deleteWASDatasource(ctx context.Context, m *conn, state engine.Attrs) error
 	err := m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
 		return m.DetachDatasource(ctx, ref, name)
 	})
+	// Detached by its own resource: a replacement of the datasource, which may have
+	// detached it first, must not attach it again (see aside.go for why after the detach).
+	m.aside.forgetAttachment(name, state.Str("was_server_id"))
 	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}

@@ -70,6 +70,29 @@ func (e *accEnv) arrangeShop(wasServers ...string) {
 	})
 }
 
+// arrangeWAS creates, out of band, the system, node and WAS server of ref (HTTP 8080 on a
+// node of its own), and removes them, detaching every datasource first, when the test is
+// done.
+func (e *accEnv) arrangeWAS(ref apm.ServerRef) {
+	e.t.Helper()
+	ctx := e.ctx()
+	e.must(e.admin.CreateSystem(ctx, ref.SystemName))
+	e.must(e.admin.CreateNode(ctx, apm.CreateNodeRequest{NodeName: ref.NodeName, SystemName: ref.SystemName, HostIP: "10.0.0.22", AgentPort: 7730}))
+	e.must(e.admin.InstallServer(ctx, apm.KindWAS, apm.ServerSpec{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName, HTTPPort: 8080}))
+	e.t.Cleanup(func() {
+		if s, err := e.admin.GetServer(ctx, ref); err == nil {
+			for _, ds := range s.Datasources {
+				_ = e.admin.DetachDatasource(ctx, ref, ds)
+			}
+		}
+		_ = e.admin.UninstallServer(ctx, ref)
+		if node, err := e.admin.GetNode(ctx, ref.SystemName, ref.NodeName); err == nil {
+			_ = e.admin.DeleteNode(ctx, ref.SystemName, node.NodeID)
+		}
+		_ = e.admin.DeleteSystem(ctx, ref.SystemName)
+	})
+}
+
 // checkIDIs passes when addr's id is the id of the server at serverAddr plus suffix.
 func checkIDIs(addr, serverAddr, suffix string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {

@@ -40,7 +40,7 @@ func TestBlockedDeleteSaysHowToRaiseItsTimeout(t *testing.T) {
 		Describe: func(Attrs) string { return "node" },
 		Delete:   func(context.Context, struct{}, Attrs) error { return apm.NewConflict("node still has servers") },
 	}}
-	err := r.deleteWaiting(context.Background(), struct{}{}, Attrs{}, 50*time.Millisecond)
+	_, err := r.deleteWaiting(context.Background(), struct{}{}, Attrs{}, 50*time.Millisecond, false)
 	for _, want := range []string{"gave up after 50ms", "node still has servers", "raise timeouts.delete", "apply once with the new value"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want it to say %q", err, want)

@@ -24,6 +24,9 @@
 //   - import ID: the string `terraform import` takes, "/"-separated parts (ImportID);
 //     distinct from Terraform's resource identity.
 //   - blocker: an object that makes the manager refuse a delete with 409 until it is gone.
+//   - recreation: a replacement that keeps the object's identity (a database replaced for a
+//     new password); its delete may set blockers aside and its create restore them
+//     (ResourceType.SetAside and Restore, recreate.go).
 //   - finishing write: a request already sent, which runs to its own bound even when the
 //     run is interrupted, so that its outcome is recorded.
 //   - settle: the wait after a write until the manager reports the declared state.

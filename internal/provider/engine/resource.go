@@ -81,6 +81,16 @@ type ResourceType[T, C any] struct {
 	// DeleteWarning, when set, is said on every delete (an object the manager cannot
 	// remove, whose delete only forgets it). Optional.
 	DeleteWarning string
+
+	// SetAside and Restore let an object be replaced under its own identity while other
+	// objects hold it (see recreate.go). When the delete of such a replacement is refused
+	// with 409, SetAside releases the holders, remembers them in C and names them; Restore,
+	// after the create of the new object (and after a delete that failed anyway), takes
+	// back what was remembered for the identity that a names, and does nothing when
+	// nothing was. Its error names what it could not take back and how to. Optional,
+	// together.
+	SetAside func(ctx context.Context, m C, state Attrs) (released []string, err error)
+	Restore  func(ctx context.Context, m C, a Attrs) error
 }
 
 // NewResource registers a declared type with the framework.
@@ -187,13 +197,14 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	checkTimeouts(plan, &resp.Diagnostics)
-	if r.data == nil {
-		return // validation before configure
-	}
 	prior, err := AttrsOf(req.State.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid state", err.Error())
 		return
+	}
+	r.markRecreation(ctx, req.State.Raw.IsNull(), prior, plan, resp.Private, &resp.Diagnostics)
+	if r.data == nil {
+		return // validation before configure
 	}
 	resp.Diagnostics.Append(r.data.requireKey()...)
 	replaced := r.claimPlanned(ctx, req, resp, plan, prior)
@@ -275,6 +286,8 @@ func (r *Resource[T, C]) Create(ctx context.Context, req resource.CreateRequest,
 	typ := typeOf(req.Plan.Raw)
 	state, diags := r.create(wctx, m, typ, plan)
 	resp.Diagnostics.Append(diags...)
+	r.restoreAfterCreate(wctx, m, plan, !state.IsNull() && !diags.HasError(), &resp.Diagnostics)
+	clearRecreation(ctx, resp.Private, &resp.Diagnostics)
 	if state.IsNull() {
 		r.data.creating.release(key)
 		return
@@ -405,6 +418,7 @@ func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest,
 	// mark that plan left for a replacement has served.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	clearRecreation(ctx, resp.Private, &resp.Diagnostics)
 	if !r.managedChange(plan, state) {
 		// Only the timeouts changed, or inputs that are only recorded: nothing to send.
 		resp.State.Raw = req.Plan.Raw
@@ -454,9 +468,13 @@ func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest,
 			return
 		}
 	}
-	if err := r.deleteWaiting(ctx, m, state, timeout); err != nil {
+	released, err := r.deleteWaiting(ctx, m, state, timeout, recreating(ctx, req.Private))
+	if err != nil {
 		resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
 		return
+	}
+	if len(released) > 0 {
+		resp.Diagnostics.Append(releasedWarning(r.Type.Describe(state), released))
 	}
 	if r.Type.DeleteWarning != "" {
 		resp.Diagnostics.AddWarning("Removed "+r.Type.Describe(state)+" from the state only", r.Type.DeleteWarning)
@@ -546,10 +564,14 @@ const deleteCallBound = 2 * time.Minute
 
 // deleteWaiting deletes, and while the manager answers 409 (objects that depend on this
 // one are still going away, typically deleted by the same apply in parallel) tries again
-// until the timeout. The error then names what still holds the object.
-func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, timeout time.Duration) error {
+// until the timeout. The error then names what still holds the object. The delete of a
+// replacement under the same identity (recreating) first sets the holders aside, and
+// puts them back when the delete fails anyway; released names what a successful one set
+// aside.
+func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, timeout time.Duration, recreating bool) (released []string, err error) {
 	const deleted, blocked = "deleted", "blocked by dependent objects"
 	var lastConflict error
+	canRelease, setAside := recreating && r.Type.SetAside != nil, false
 	wait := apm.Poll[struct{}]{
 		What:    r.Type.Describe(state),
 		Pending: []string{blocked},
@@ -560,7 +582,14 @@ func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, ti
 			callCtx, cancel := finishing(ctx, deleteCallBound)
 			defer cancel()
 			err := r.Type.Delete(callCtx, m, state)
+			if canRelease && !setAside && apm.IsConflict(err) {
+				setAside = true
+				released, err = r.releaseAndDelete(callCtx, m, state)
+			}
+			var asideErr *setAsideError
 			switch {
+			case errors.As(err, &asideErr):
+				return struct{}{}, "", err
 			case err == nil || goneWithParent(err):
 				return struct{}{}, deleted, nil
 			case apm.IsConflict(err) && r.Type.DeleteTimeout > 0:
@@ -571,12 +600,15 @@ func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, ti
 			}
 		},
 	}
-	_, err := wait.Wait(ctx)
+	_, err = wait.Wait(ctx)
 	var timedOut *apm.TimeoutError
-	if lastConflict == nil || !errors.As(err, &timedOut) {
-		return err
+	if lastConflict != nil && errors.As(err, &timedOut) {
+		err = r.blockedError(ctx, m, state, timeout, lastConflict)
 	}
-	return r.blockedError(ctx, m, state, timeout, lastConflict)
+	if err != nil && setAside {
+		return nil, r.putBack(ctx, m, state, err)
+	}
+	return released, err
 }
 
 // blockedError explains a delete that the manager kept refusing.
