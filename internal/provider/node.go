@@ -31,7 +31,7 @@ var nodeFields = []engine.Field[nodeObject]{
 	engine.StringField("id", "`<system_id>/<name>`. It stays the same when the system is renamed.",
 		func(n *nodeObject) string { return n.SystemID + "/" + n.NodeName }).DerivedFrom(engine.Joined("system_id", "name")),
 	engine.StringField("system_id", "The `id` of the node's system, such as `apm_system.example.id`.",
-		func(n *nodeObject) string { return n.SystemID }).Replacing().Validate(stringvalidator.LengthAtLeast(1)),
+		func(n *nodeObject) string { return n.SystemID }).Replacing().Validate(stringvalidator.LengthAtLeast(1), systemRefValidator{}),
 	engine.StringField("system_name", "Name of the node's system.", func(n *nodeObject) string { return n.SystemName }).In(engine.Observed),
 	engine.StringField("name", "Name of the node: 1 to 63 letters, digits, `.`, `-` or `_`.",
 		func(n *nodeObject) string { return n.NodeName }).Replacing().Validate(nodeNameValidators()...),

@@ -143,3 +143,27 @@ func (v serverRefValidator) ValidateString(_ context.Context, req validator.Stri
 				"(The server_id attribute is the manager's serverId, which is not it.)", req.Path, v.kind, req.ConfigValue.ValueString()))
 	}
 }
+
+// systemRefValidator refuses, at validate, a node's id (<system_id>/<node>) where a
+// system's id goes: a system id has no "/", and the plan-time look-up would only say
+// that no system has it.
+type systemRefValidator struct{}
+
+func (systemRefValidator) Description(context.Context) string {
+	return "must be a system's id, such as apm_system.example.id"
+}
+
+func (v systemRefValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v systemRefValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if raw := req.ConfigValue.ValueString(); strings.Contains(raw, "/") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid system reference", fmt.Sprintf(
+			"Attribute %s %s, got: %q, which has the form of a node's id (<system_id>/<node>). Refer to the system, as in apm_system.example.id.",
+			req.Path, v.Description(ctx), raw))
+	}
+}
