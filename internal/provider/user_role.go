@@ -30,6 +30,8 @@ var userRoleType = resourceType[userGrant]{
 	ImportID: importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}, {Attr: "role_id", Form: "<role_id>"}},
 		Example: "alice/operators"},
 	IdempotentCreate: true,
+	// A grant that exists already is another configuration's (or nobody's yet: import it).
+	ExistingIsTaken: true,
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("grant of role %q to user %q", a.Str("role_id"), a.Str("user_id"))
 	},

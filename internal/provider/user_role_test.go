@@ -90,3 +90,25 @@ func TestAccUserRole_lifecycle(t *testing.T) {
 		},
 	})
 }
+
+// A grant that exists already is refused at plan with the import advice (issue 21, item
+// 12): a grant sent twice succeeds, so before, the create took it over silently and two
+// configurations owned one grant. Nothing is written.
+func TestAccUserRole_existingGrantRefusedAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests that reach the manager")
+	user, role := env.name("alice"), env.name("auditors")
+	env.must(env.admin.CreateUser(env.ctx(), apm.UserSpec{UserID: user, UserName: "Alice", Password: "Str0ng-enough!"}))
+	t.Cleanup(func() { _ = env.admin.DeleteUser(env.ctx(), user) })
+	env.must(env.admin.CreateRole(env.ctx(), apm.RoleSpec{AuthID: role, AuthName: "Auditors", ActionTypes: []apm.ActionType{apm.ActionRead}}))
+	t.Cleanup(func() { _ = env.admin.DeleteRole(env.ctx(), role) })
+	env.must(env.admin.GrantRole(env.ctx(), user, role))
+	sim.ResetRequestCounts()
+	env.test([]resource.TestStep{{
+		Config:      env.config(tf(t, "user_role/one.tf", "user_id", user, "role_id", role)),
+		ExpectError: errorMatching("already exists", "import", user+"/"+role),
+	}})
+	if n := env.writes(); n != 0 {
+		t.Errorf("%d writes reached the manager; a grant refused at plan sends none", n)
+	}
+}

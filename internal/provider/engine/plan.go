@@ -176,7 +176,7 @@ func replacingOf(ctx context.Context, p privateState) string {
 func (r *Resource[T, C]) lookUpCreated(ctx context.Context, plan Attrs, replaced string, diags *diag.Diagnostics) {
 	d := r.data
 	// Parts that a create sets on an existing object (IdempotentCreate) never conflict.
-	if d.skipLookups || d.adopt || r.Type.IdempotentCreate || r.Type.NoLookupAtPlan || r.Type.ImportID.importID(plan) == "" {
+	if d.skipLookups || d.adopt || (r.Type.IdempotentCreate && !r.Type.ExistingIsTaken) || r.Type.NoLookupAtPlan || r.Type.ImportID.importID(plan) == "" {
 		return
 	}
 	key := r.claimKey(plan)

@@ -64,6 +64,11 @@ type ResourceType[T, C any] struct {
 	// does not look up the object of a create: the create's 409 tells at apply. Plan looks
 	// it up otherwise (plan.go).
 	NoLookupAtPlan bool
+	// ExistingIsTaken says that an object the plan of a create finds in the manager is
+	// someone else's although the create would go through over it (a grant given twice
+	// succeeds): plan refuses it as for any other type, IdempotentCreate notwithstanding,
+	// so that two configurations never own one object.
+	ExistingIsTaken bool
 
 	// Settle brings the object, once created or updated, to what the plan declares beyond
 	// the values the calls above write (a server's running state), waiting for the
