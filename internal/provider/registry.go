@@ -21,7 +21,7 @@ func (p *apmProvider) Resources(context.Context) []func() resource.Resource {
 		webServerKind.resource(),
 		sessionServerKind.resource(),
 		engine.NewResource(wasSessionClusterType),
-		engine.NewResource(wasDatasourceLookedUpAtApply()),
+		engine.NewResource(wasDatasourceType),
 		engine.NewResource(wasApplicationType),
 		engine.NewResource(webWorkersType),
 		engine.NewResource(webURIPatternsType),
@@ -66,16 +66,4 @@ func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSourc
 		newAnalysisEventsDataSource, newAnalysisEventDataSource,
 		newActionTraceLogsDataSource,
 	}
-}
-
-// wasDatasourceLookedUpAtApply is apm_was_datasource without the look-up at plan of the
-// attachment it creates: a terse manager's server detail leaves out the attached
-// datasources, and its read then keeps what the plan says rather than call it gone, so
-// plan would take every new attachment for one that exists already. The create's 409
-// tells at apply. (Declared here while was_datasource.go is being changed elsewhere; it
-// belongs in wasDatasourceType.)
-func wasDatasourceLookedUpAtApply() resourceType[wasDatasource] {
-	t := wasDatasourceType
-	t.NoLookupAtPlan = true
-	return t
 }

@@ -31,6 +31,11 @@ var wasDatasourceFields = []engine.Field[wasDatasource]{
 var wasDatasourceType = resourceType[wasDatasource]{
 	Noun: "datasource attachment",
 	Name: "was_datasource",
+	// A terse manager's server detail leaves out the attached datasources, and the read
+	// then keeps what the plan says rather than call the attachment gone, so plan would
+	// take every new attachment for one that exists already: the create's 409 tells at
+	// apply instead.
+	NoLookupAtPlan: true,
 	Description: "A datasource attached to a WAS server, which lets the server's applications use its connection pool. " +
 		"Creating it attaches the datasource (which must exist in the manager); destroying it detaches it and leaves the datasource itself alone. " +
 		"Name a datasource of the same configuration by `apm_datasource.example.id`: when the datasource is replaced (for a new database " +
