@@ -327,7 +327,10 @@ func (k *serverKind) waitForParts(ctx context.Context, m *conn, state engine.Att
 }
 
 // leaveLoadBalancers takes the WAS server out of the workers of every web server that
-// forwards to it: the web servers are listed, and each one read (one GET each).
+// forwards to it: the web servers are listed, and each one read (one GET each). A web
+// server that is gone by the time it is read forwards to nobody: the same run may be
+// deleting it, its node or its system (a 404 for any of them, as the manager names the
+// first part of the path it does not find).
 func (m *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
 	webs, err := m.ListServers(ctx, apm.KindWeb)
 	if err != nil {
@@ -336,7 +339,7 @@ func (m *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error 
 	for _, w := range webs {
 		web := apm.ServerRef{Kind: apm.KindWeb, ServerID: w.ServerID, NodeName: w.NodeName, SystemName: w.SystemName}
 		detail, err := m.GetServer(ctx, web)
-		if engine.IsGone(err) {
+		if _, parentGone := apm.MissingReference(err); engine.IsGone(err) || parentGone {
 			continue
 		}
 		if err != nil {
