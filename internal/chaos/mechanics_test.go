@@ -488,6 +488,13 @@ func testDiagnostics(t *testing.T, out string) {
 	if got, want := kinds(blocks), "409 CONFLICT ×2, 502 BAD_GATEWAY ×1, eof ×1"; got != want {
 		t.Errorf("kinds = %q, want %q", got, want)
 	}
+	var caused []bool
+	for _, b := range blocks {
+		caused = append(caused, faultCaused(b))
+	}
+	if want := []bool{false, true, false, true}; !slices.Equal(caused, want) {
+		t.Errorf("faultCaused of the blocks = %v, want %v (the 502 and the EOF are the faults')", caused, want)
+	}
 	ids := importIDs(conflicts(blocks))
 	if !slices.Equal(ids, []string{"apm_node SYS-0003/s3-n4", "apm_system chaos-s1"}) {
 		t.Fatalf("import IDs %q", ids)

@@ -84,15 +84,35 @@ func (sc *scenario) apply(extraEnv ...string) procResult {
 	return r
 }
 
-// applyUntilSuccess applies until an apply exits 0, at most limit times.
+// applyUntilSuccess applies until an apply exits 0, at most limit times. Each failed run
+// must have failed because of the faults (expectOnlyFaults).
 func (sc *scenario) applyUntilSuccess(limit int) bool {
 	sc.t.Helper()
 	for range limit {
-		if sc.apply().exit == 0 {
+		r := sc.apply()
+		if r.exit == 0 {
 			return true
 		}
+		sc.expectOnlyFaults(r)
 	}
 	return false
+}
+
+// expectOnlyFaults fails the test when a run under faults failed for another reason: an
+// error that names no injected fault and no broken connection is the provider's (a lost
+// answer it did not reconcile, an object it did not expect gone), and the next run, which
+// starts from a refreshed state, would hide it. So would a run that failed without an error.
+func (sc *scenario) expectOnlyFaults(r procResult) {
+	sc.t.Helper()
+	errs := diagnostics(r.output)
+	if len(errs) == 0 {
+		sc.t.Errorf("a run under faults %s without an error diagnostic", ended(r))
+	}
+	for _, e := range errs {
+		if !faultCaused(e) {
+			sc.t.Errorf("a run under faults failed for another reason than the faults:\n%s", firstLines(e, 12))
+		}
+	}
 }
 
 // destroy runs one destroy, with extraArgs added to its arguments, and logs how it went.
@@ -104,13 +124,16 @@ func (sc *scenario) destroy(extraArgs ...string) procResult {
 	return r
 }
 
-// destroyUntilSuccess destroys until a destroy exits 0, at most limit times.
+// destroyUntilSuccess destroys until a destroy exits 0, at most limit times. Each failed
+// run must have failed because of the faults (expectOnlyFaults).
 func (sc *scenario) destroyUntilSuccess(limit int, extraArgs ...string) bool {
 	sc.t.Helper()
 	for range limit {
-		if sc.destroy(extraArgs...).exit == 0 {
+		r := sc.destroy(extraArgs...)
+		if r.exit == 0 {
 			return true
 		}
+		sc.expectOnlyFaults(r)
 	}
 	return false
 }
