@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs the chaos tests (internal/chaos, build tag chaos) on a real CLI: applies (and destroys) of
-# 120 objects, servers among them, against an in-process apmsim over HTTPS with 5xx and lost
-# answers, Ctrl-C and SIGKILL mid-apply. Each scenario prints one line: "chaos <scenario>
-# PASS|FAIL runs=.. orphans=.. duplicates=.. mismatches=.. objects=.. plan_exit=.. left=..
-# wall=.." (mismatches: servers whose port or running state differ between state and manager;
-# left: what a destroy left in the manager and the state; ?: not measured).
+# 171 objects of every resource type (systems, nodes, servers, and three topologies of web
+# servers balancing over WAS servers with all their parts, databases, datasources, users and
+# roles) against an in-process apmsim over HTTPS with 5xx and lost answers, Ctrl-C and SIGKILL
+# mid-apply, and a day-two scale-in and replacement of balanced WAS servers under faults. Each
+# scenario, and each day-two change, prints one line: "chaos <scenario> PASS|FAIL runs=..
+# orphans=.. duplicates=.. mismatches=.. objects=.. plan_exit=.. left=.. wall=.." (runs: CLI
+# runs so far; mismatches: servers whose port, server_type or running state, or parts whose
+# value, differ between state and manager; left: what a destroy left in the manager and the
+# state; ?: not measured).
 #
 # Environment:
 #   CHAOS_TF    the CLI to run (default .clis/tofu, OpenTofu 1.12.6, built here when missing)

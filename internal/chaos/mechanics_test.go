@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,34 +26,67 @@ import (
 // census, the output parsing and the process handling it rests on.
 
 func TestFleetConfig(t *testing.T) {
-	cfg := fleetConfig()
-	systems := strings.Count(cfg, `resource "apm_system"`)
-	nodes := strings.Count(cfg, `resource "apm_node"`)
-	refs := strings.Count(cfg, "system_id  = apm_system.s")
-	was, session := strings.Count(cfg, `resource "apm_was_server"`), strings.Count(cfg, `resource "apm_session_server"`)
-	if systems != fleetSystems || nodes != fleetSystems*fleetNodesPerSystem || refs != nodes || systems+nodes+was+session != fleetObjects {
-		t.Fatalf("%d systems, %d nodes, %d system references, %d servers; want %d objects", systems, nodes, refs, was+session, fleetObjects)
+	root, err := clitest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// One WAS server (running) on each system's first node, one session server on its
-	// second, half of them declaring "stopped".
-	for _, want := range []struct {
-		what  string
-		count int
-	}{
-		{"node_id   = apm_node.s1n1.id", 1}, {"node_id     = apm_node.s1n2.id", 1}, {`state     = "running"`, fleetSystems},
-		{`state       = "stopped"`, fleetSystems / 2}, {"http_port = 8110", 1}, {"server_port = 15201", 1},
-	} {
-		if got := strings.Count(cfg, want.what); got != want.count || was != fleetSystems || session != fleetSystems || was+session != fleetServers {
-			t.Errorf("%q %d times, want %d (%d WAS and %d session servers, want %d each)", want.what, got, want.count, was, session, fleetSystems)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "resources", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no resource documentation under %s: %v", root, err)
+	}
+	running := regexp.MustCompile(`\bstate += "running"`)
+	for name, f := range map[string]fleet{"initial": initialFleet, "scaled in": scaledInFleet, "replaced": replacedFleet} {
+		cfg := f.config()
+		count := func(typ string) int { return strings.Count(cfg, `resource "`+typ+`" `) }
+		// Every resource type the provider documents, in every topology.
+		for _, doc := range docs {
+			typ := "apm_" + strings.TrimSuffix(filepath.Base(doc), ".md")
+			if n := count(typ); n < fleetTopologies {
+				t.Errorf("%s: %d %s resources, want at least one per topology (%d)", name, n, typ, fleetTopologies)
+			}
 		}
-	}
-	if strings.Contains(cfg, "api_key") || strings.Contains(cfg, "endpoint") {
-		t.Fatal("the configuration must leave endpoint and key to the environment")
+		servers := count("apm_was_server") + count("apm_web_server") + count("apm_session_server")
+		if all := strings.Count(cfg, "\nresource \""); all != f.objects() || servers != f.servers() {
+			t.Errorf("%s: %d resources, %d servers; want %d, %d", name, all, servers, f.objects(), f.servers())
+		}
+		if systems, nodes := count("apm_system"), count("apm_node"); systems != fleetSystems || nodes != fleetSystems*fleetNodesPerSystem {
+			t.Errorf("%s: %d systems, %d nodes; want %d, %d", name, systems, nodes, fleetSystems, fleetSystems*fleetNodesPerSystem)
+		}
+		enterprise, stopped := 0, 0
+		if f.edition == "Enterprise" {
+			enterprise = fleetTopologies
+		}
+		for s := fleetTopologies + 1; s <= fleetSystems; s++ {
+			stopped += s % 2 // the odd systems outside the topologies
+		}
+		// The servers that declare running are the ones the census counts running; the
+		// workers name each WAS server of a topology; the ports are the system's.
+		for _, want := range []struct {
+			what        string
+			count, want int
+		}{
+			{`state = "running"`, len(running.FindAllString(cfg, -1)), f.running()},
+			{`state = "stopped"`, strings.Count(cfg, `state       = "stopped"`), stopped},
+			{"workers", strings.Count(cfg, "    (apm_was_server.s"), fleetTopologies * f.wasServers()},
+			{"worker of s1 was-1", strings.Count(cfg, "    (apm_was_server.s1was.id) = {}"), 1},
+			{`server_type = "Enterprise"`, strings.Count(cfg, `server_type = "Enterprise"`), enterprise},
+			{"system 10's WAS port", strings.Count(cfg, "http_port   = 8110\n"), 1},
+			{"system 1's session port", strings.Count(cfg, "server_port = 15201\n"), 1},
+			{"node_id of s1's first session server", strings.Count(cfg, "node_id     = apm_node.s1n2.id"), 1},
+		} {
+			if want.count != want.want {
+				t.Errorf("%s: %s %d times, want %d", name, want.what, want.count, want.want)
+			}
+		}
+		if strings.Contains(cfg, "api_key") || strings.Contains(cfg, "endpoint") {
+			t.Fatalf("%s: the configuration must leave endpoint and key to the environment", name)
+		}
 	}
 }
 
 func TestFaultRulesParse(t *testing.T) {
-	for name, rules := range map[string][]string{"faultRules": faultRules, "destroyFaults": destroyFaults, "slowWrites": slowWrites,
+	for name, rules := range map[string][]string{"faultRules": faultRules, "destroyFaults": destroyFaults, "scaleInFaults": scaleInFaults,
+		"replaceFaults": replaceFaults, "slowWrites": slowWrites,
 		"slowServerWrites": slowServerWrites} {
 		parsed, err := parseRules(rules)
 		if err != nil {
@@ -90,6 +124,8 @@ func TestDefaultSeedDraws(t *testing.T) {
 	}{
 		{"faultRules", faultRules, "/rest/systems"},
 		{"destroyFaults", destroyFaults, "/rest/was/servers/was-1/nodes/n/systems/s"},
+		{"scaleInFaults", scaleInFaults, "/rest/systems"},
+		{"replaceFaults", replaceFaults, "/rest/systems"},
 	} {
 		const draws = 1500
 		faults, longest := replayDraws(t, seeded(c.rules, defaultSeed), c.path, draws)
@@ -155,6 +191,18 @@ func TestReadState(t *testing.T) {
   {"mode":"managed","type":"apm_node","name":"s1n1","instances":[{"attributes":{"id":"SYS-1/s1-n1","system_id":"SYS-1","name":"s1-n1","node_id":"ND-1","agent_port":7701}}]},
   {"mode":"managed","type":"apm_was_server","name":"s1was","instances":[{"attributes":{"id":"SYS-1/s1-n1/was-1","node_id":"SYS-1/s1-n1","server_id":"was-1","http_port":8101,"ajp_port":0,"state":"running","status":"running"}}]},
   {"mode":"managed","type":"apm_session_server","name":"s1session","instances":[{"attributes":{"id":"SYS-1/s1-n2/session-1","node_id":"SYS-1/s1-n2","server_id":"session-1","server_port":15201,"state":null,"status":"stopped"}}]},
+  {"mode":"managed","type":"apm_was_server","name":"s1was2","instances":[{"attributes":{"node_id":"SYS-1/s1-n3","server_id":"was-2","http_port":8201,"server_type":"Enterprise","state":"running"}}]},
+  {"mode":"managed","type":"apm_web_workers","name":"s1","instances":[{"attributes":{"web_server_id":"SYS-1/s1-n5/web-1","workers":{"SYS-1/s1-n3/was-2":{"lb_factor":1},"SYS-1/s1-n1/was-1":{"lb_factor":1}}}}]},
+  {"mode":"managed","type":"apm_web_uri_patterns","name":"s1","instances":[{"attributes":{"web_server_id":"SYS-1/s1-n5/web-1","patterns":["/s1/*","/api/*"]}}]},
+  {"mode":"managed","type":"apm_web_ssl","name":"s1","instances":[{"attributes":{"web_server_id":"SYS-1/s1-n5/web-1","https_port":8401}}]},
+  {"mode":"managed","type":"apm_was_session_cluster","name":"s1was","instances":[{"attributes":{"was_server_id":"SYS-1/s1-n1/was-1","primary_host":"10.0.1.2","primary_port":15201,"secondary_host":"10.0.1.4","secondary_port":15301}}]},
+  {"mode":"managed","type":"apm_was_datasource","name":"s1was","instances":[{"attributes":{"was_server_id":"SYS-1/s1-n1/was-1","datasource_name":"chaos-s1-ds"}}]},
+  {"mode":"managed","type":"apm_was_application","name":"s1was","instances":[{"attributes":{"was_server_id":"SYS-1/s1-n1/was-1","context_path":"/shop"}}]},
+  {"mode":"managed","type":"apm_database","name":"s1","instances":[{"attributes":{"id":"chaos-s1-db","resource_name":"chaos-s1-db"}}]},
+  {"mode":"managed","type":"apm_datasource","name":"s1","instances":[{"attributes":{"resource_name":"chaos-s1-ds","database_id":"chaos-s1-db"}}]},
+  {"mode":"managed","type":"apm_user","name":"s1","instances":[{"attributes":{"user_id":"chaos-s1"}}]},
+  {"mode":"managed","type":"apm_role","name":"s1","instances":[{"attributes":{"role_id":"chaos-s1-ops"}}]},
+  {"mode":"managed","type":"apm_user_role","name":"s1","instances":[{"attributes":{"user_id":"chaos-s1","role_id":"chaos-s1-ops"}}]},
   {"mode":"data","type":"apm_was_server","name":"d","instances":[{"attributes":{"id":"SYS-1/s1-n1/was-1","node_id":"SYS-1/s1-n1","server_id":"was-1"}}]},
   {"mode":"data","type":"apm_system","name":"d","instances":[{"attributes":{"id":"SYS-9"}}]}]}`)
 	v, err := readState(path)
@@ -166,8 +214,23 @@ func TestReadState(t *testing.T) {
 	wantServers := []stateServer{
 		{addr: "apm_was_server.s1was", kind: apm.KindWAS, nodeID: "SYS-1/s1-n1", serverID: "was-1", port: 8101, state: "running"},
 		{addr: "apm_session_server.s1session", kind: apm.KindSession, nodeID: "SYS-1/s1-n2", serverID: "session-1", port: 15201},
+		{addr: "apm_was_server.s1was2", kind: apm.KindWAS, nodeID: "SYS-1/s1-n3", serverID: "was-2", port: 8201, edition: "Enterprise", state: "running"},
 	}
-	if !slices.Equal(v.systems, wantSys) || !slices.Equal(v.nodes, wantNodes) || !slices.Equal(v.servers, wantServers) {
+	wantEntries := []stateEntry{
+		{"apm_web_workers.s1", "workers of SYS-1/s1-n5/web-1", "SYS-1/s1-n1/was-1, SYS-1/s1-n3/was-2"},
+		{"apm_web_uri_patterns.s1", "URI patterns of SYS-1/s1-n5/web-1", "/api/*, /s1/*"},
+		{"apm_web_ssl.s1", "SSL of SYS-1/s1-n5/web-1", "HTTPS port 8401"},
+		{"apm_was_session_cluster.s1was", "session clustering of SYS-1/s1-n1/was-1", "primary 10.0.1.2:15201, secondary 10.0.1.4:15301"},
+		{"apm_was_datasource.s1was", "datasource chaos-s1-ds attached to SYS-1/s1-n1/was-1", ""},
+		{"apm_was_application.s1was", "application /shop on SYS-1/s1-n1/was-1", ""},
+		{"apm_database.s1", "database chaos-s1-db", ""},
+		{"apm_datasource.s1", "datasource chaos-s1-ds", "chaos-s1-db"},
+		{"apm_user.s1", "user chaos-s1", ""},
+		{"apm_role.s1", "role chaos-s1-ops", ""},
+		{"apm_user_role.s1", "grant chaos-s1/chaos-s1-ops", ""},
+	}
+	if !slices.Equal(v.systems, wantSys) || !slices.Equal(v.nodes, wantNodes) || !slices.Equal(v.servers, wantServers) ||
+		!slices.Equal(v.entries, wantEntries) {
 		t.Fatalf("state %+v", v)
 	}
 	clitest.MustWrite(t, path, `{"version":4,"resources":[`)
@@ -193,9 +256,9 @@ func twoSystems() (managerView, stateView) {
 		systems: []stateSystem{{"apm_system.a", "S1", "a"}, {"apm_system.b", "S2", "b"}},
 		nodes:   []stateNode{{"apm_node.a1", "S1", "n1", "N1"}, {"apm_node.a2", "S1", "n2", "N2"}, {"apm_node.b1", "S2", "n1", "N3"}},
 		servers: []stateServer{
-			{"apm_was_server.aw", apm.KindWAS, "S1/n1", "w", 8101, "running"},
-			{"apm_session_server.as", apm.KindSession, "S1/n2", "s", 15201, ""},
-			{"apm_session_server.bs", apm.KindSession, "S2/n1", "s", 15202, "stopped"},
+			{"apm_was_server.aw", apm.KindWAS, "S1/n1", "w", 8101, "", "running"},
+			{"apm_session_server.as", apm.KindSession, "S1/n2", "s", 15201, "", ""},
+			{"apm_session_server.bs", apm.KindSession, "S2/n1", "s", 15202, "", "stopped"},
 		},
 	}
 	return m, s
@@ -217,7 +280,7 @@ func TestCensusServers(t *testing.T) {
 	// An install the state lacks, and a web server the state has where the manager has a
 	// session server of the same id.
 	m.servers = append(m.servers, apm.Server{Kind: apm.KindWAS, ServerID: "w", NodeName: "n2", SystemName: "a"})
-	s.servers = append(s.servers, stateServer{"apm_web_server.bw", apm.KindWeb, "S2/n1", "s", 80, ""})
+	s.servers = append(s.servers, stateServer{"apm_web_server.bw", apm.KindWeb, "S2/n1", "s", 80, "", ""})
 	c := takeCensus(m, s)
 	wantOrphans, wantMissing := []string{"was server a/n2/w"}, []string{"apm_web_server.bw (S2/n1/s)"}
 	if !slices.Equal(c.orphans, wantOrphans) || !slices.Equal(c.missing, wantMissing) || len(c.mismatches)+len(c.duplicates) != 0 {
@@ -266,14 +329,104 @@ func TestCensusOrphansAndMissing(t *testing.T) {
 
 func TestCensusDuplicates(t *testing.T) {
 	m, s := twoSystems()
-	m.systems = append(m.systems, apm.System{SystemID: "S3", SystemName: "a"})                                   // a name twice
-	m.nodes = append(m.nodes, apm.Node{SystemName: "b", NodeName: "n1"})                                         // a node twice
-	s.systems = append(s.systems, stateSystem{"apm_system.a2", "S1", "a"})                                       // two resources, one system
-	s.nodes = append(s.nodes, stateNode{"apm_node.b1x", "S2", "n1x", "N3"})                                      // one nodeId twice
-	s.servers = append(s.servers, stateServer{"apm_was_server.aw2", apm.KindWAS, "S1/n1", "w", 8101, "running"}) // one server twice
+	m.systems = append(m.systems, apm.System{SystemID: "S3", SystemName: "a"})                                       // a name twice
+	m.nodes = append(m.nodes, apm.Node{SystemName: "b", NodeName: "n1"})                                             // a node twice
+	s.systems = append(s.systems, stateSystem{"apm_system.a2", "S1", "a"})                                           // two resources, one system
+	s.nodes = append(s.nodes, stateNode{"apm_node.b1x", "S2", "n1x", "N3"})                                          // one nodeId twice
+	s.servers = append(s.servers, stateServer{"apm_was_server.aw2", apm.KindWAS, "S1/n1", "w", 8101, "", "running"}) // one server twice
 	c := takeCensus(m, s)
 	if len(c.duplicates) != 5 || !slices.Contains(c.duplicates, "state: server was S1/n1/w (copy 2)") {
 		t.Fatalf("duplicates %q; want 5, the WAS server's among them", c.duplicates)
+	}
+}
+
+// topology is twoSystems with a topology on system a: a web server on a/n2 balancing to
+// the WAS server on a/n1, with URI patterns and SSL; the WAS server's session clustering,
+// datasource and application; the database and datasource, a user granted a role.
+func topology() (managerView, stateView) {
+	m, s := twoSystems()
+	m.detailed = true
+	m.servers[0].Edition = apm.EditionStandard
+	m.servers[0].SessionCluster = &apm.SessionCluster{PrimaryHost: "10.0.0.2", PrimaryPort: 15201, SecondaryHost: "10.0.0.3", SecondaryPort: 15202}
+	m.servers[0].Datasources = []string{"ds"}
+	m.servers = append(m.servers, apm.Server{Kind: apm.KindWeb, ServerID: "web", NodeName: "n2", SystemName: "a", Status: "running", HTTPPort: 80,
+		HTTPSPort: 443, SSLEnabled: true, URIs: []string{"/shop/*", "/api/*"}, Workers: []apm.Worker{{ServerID: "w", NodeName: "n1", SystemName: "a"}}})
+	m.applications = map[apm.ServerRef][]string{m.servers[0].Ref(): {"/shop"}}
+	m.databases = []apm.Database{{ResourceName: "db"}}
+	m.datasources = []apm.Datasource{{ResourceName: "ds", DatabaseResourceName: "db"}}
+	m.users = []apm.User{{UserID: "u"}}
+	m.roles = []apm.Role{{AuthID: "r"}}
+	m.grants = []grant{{"u", "r"}}
+	s.servers[0].edition = "Standard"
+	s.servers = append(s.servers, stateServer{"apm_web_server.aweb", apm.KindWeb, "S1/n2", "web", 80, "", "running"})
+	s.entries = []stateEntry{
+		{"apm_web_workers.a", workersKey("S1/n2/web"), "S1/n1/w"},
+		{"apm_web_uri_patterns.a", urisKey("S1/n2/web"), "/api/*, /shop/*"},
+		{"apm_web_ssl.a", sslKey("S1/n2/web"), sslValue(443)},
+		{"apm_was_session_cluster.a", clusterKey("S1/n1/w"), clusterValue("10.0.0.2", 15201, "10.0.0.3", 15202)},
+		{"apm_was_datasource.a", attachmentKey("S1/n1/w", "ds"), ""},
+		{"apm_was_application.a", applicationKey("S1/n1/w", "/shop"), ""},
+		{"apm_database.a", databaseKey("db"), ""},
+		{"apm_datasource.a", datasourceKey("ds"), "db"},
+		{"apm_user.a", userKey("u"), ""},
+		{"apm_role.a", roleKey("r"), ""},
+		{"apm_user_role.a", grantKey("u", "r"), ""},
+	}
+	return m, s
+}
+
+// The parts and the named objects: every one counts as an object, is matched by its
+// identity in both, and must have the state's value.
+func TestCensusTopology(t *testing.T) {
+	m, s := topology()
+	c := takeCensus(m, s)
+	if c.objects != 20 || c.inState != 20 || c.servers != 4 || c.running != 2 || len(c.orphans)+len(c.missing)+len(c.duplicates)+len(c.mismatches) != 0 {
+		t.Fatalf("census %+v; want 20 objects (4 servers, 2 running), all in state, nothing else", c)
+	}
+	// Without details, only the named objects of the lists count, not the parts.
+	m.detailed = false
+	if n := m.objects(); n != 13 {
+		t.Errorf("%d objects without details, want 13 (8 and the web server, database, datasource, user and role)", n)
+	}
+
+	// A worker, SSL set-up and grant the state lacks; an application the manager lacks.
+	m, s = topology()
+	s.entries = slices.DeleteFunc(s.entries, func(e stateEntry) bool {
+		return slices.Contains([]string{"apm_web_workers.a", "apm_web_ssl.a", "apm_user_role.a"}, e.addr)
+	})
+	m.applications = nil
+	c = takeCensus(m, s)
+	wantOrphans := []string{"SSL of web server a/n2/web", "grant of role r to user u", "workers of web server a/n2/web"}
+	wantMissing := []string{"apm_was_application.a (application /shop on S1/n1/w)"}
+	if !slices.Equal(c.orphans, wantOrphans) || !slices.Equal(c.missing, wantMissing) || len(c.mismatches)+len(c.duplicates) != 0 {
+		t.Fatalf("census %+v; want orphans %q, missing %q", c, wantOrphans, wantMissing)
+	}
+
+	// Parts whose values differ, and a server_type.
+	m, s = topology()
+	m.servers[0].Edition = apm.EditionEnterprise
+	m.servers[0].SessionCluster.SecondaryPort = 15299
+	web := &m.servers[len(m.servers)-1]
+	web.HTTPSPort = 8443
+	web.Workers = append(web.Workers, apm.Worker{ServerID: "w2", NodeName: "n1", SystemName: "b"})
+	m.datasources[0].DatabaseResourceName = "other"
+	c = takeCensus(m, s)
+	wantMismatches := []string{
+		`apm_datasource.a: "db" in the state, "other" in the manager`,
+		`apm_was_server.aw: server_type Standard in the state, Enterprise in the manager`,
+		`apm_was_session_cluster.a: "primary 10.0.0.2:15201, secondary 10.0.0.3:15202" in the state, "primary 10.0.0.2:15201, secondary 10.0.0.3:15299" in the manager`,
+		`apm_web_ssl.a: "HTTPS port 443" in the state, "HTTPS port 8443" in the manager`,
+		`apm_web_workers.a: "S1/n1/w" in the state, "S1/n1/w, S2/n1/w2" in the manager`,
+	}
+	if !slices.Equal(c.mismatches, wantMismatches) || len(c.orphans)+len(c.missing)+len(c.duplicates) != 0 {
+		t.Fatalf("census %+v; want mismatches %q", c, wantMismatches)
+	}
+
+	// Two resources for one SSL set-up.
+	m, s = topology()
+	s.entries = append(s.entries, stateEntry{"apm_web_ssl.b", sslKey("S1/n2/web"), sslValue(443)})
+	if c = takeCensus(m, s); !slices.Equal(c.duplicates, []string{"state: SSL of S1/n2/web (copy 2)"}) {
+		t.Fatalf("duplicates %q; want the SSL set-up's", c.duplicates)
 	}
 }
 
@@ -335,6 +488,13 @@ func testDiagnostics(t *testing.T, out string) {
 	if got, want := kinds(blocks), "409 CONFLICT ×2, 502 BAD_GATEWAY ×1, eof ×1"; got != want {
 		t.Errorf("kinds = %q, want %q", got, want)
 	}
+	var caused []bool
+	for _, b := range blocks {
+		caused = append(caused, faultCaused(b))
+	}
+	if want := []bool{false, true, false, true}; !slices.Equal(caused, want) {
+		t.Errorf("faultCaused of the blocks = %v, want %v (the 502 and the EOF are the faults')", caused, want)
+	}
 	ids := importIDs(conflicts(blocks))
 	if !slices.Equal(ids, []string{"apm_node SYS-0003/s3-n4", "apm_system chaos-s1"}) {
 		t.Fatalf("import IDs %q", ids)
@@ -344,6 +504,18 @@ func testDiagnostics(t *testing.T, out string) {
 	}
 	if !namesOrphan([]string{"system chaos-s2 (SYS-2)"}, "apm_system chaos-s2") || namesOrphan([]string{"node chaos-s2/x"}, "apm_system chaos-s2") {
 		t.Error("namesOrphan must match systems by name and type")
+	}
+	named := []string{"database chaos-s1-db", "user chaos-s1", "datasource chaos-s1-ds"}
+	for id, want := range map[string]bool{
+		"apm_database chaos-s1-db": true,
+		"apm_user chaos-s1":        true,
+		"apm_role chaos-s1":        false, // a user of that name, no role
+		"apm_datasource chaos-s1":  false, // another name
+		"apm_database chaos-s1-ds": false, // a datasource of that name
+	} {
+		if got := namesOrphan(named, id); got != want {
+			t.Errorf("namesOrphan(%q) = %v, want %v", id, got, want)
+		}
 	}
 	servers := []string{"node chaos-s3/s3-n2", "was server chaos-s3/s3-n1/was-1", "session server chaos-s3/s3-n2/session-1"}
 	for id, want := range map[string]bool{

@@ -84,6 +84,15 @@ func kind(flat string) string {
 	return "other"
 }
 
+// faultPattern matches what the injected faults make a request fail with: apmsim's
+// answer ("Injected fault") or a connection it broke.
+var faultPattern = regexp.MustCompile(`Injected fault|connection reset|EOF|broken pipe`)
+
+// faultCaused reports whether a diagnostic is the failure of a request that met a fault.
+func faultCaused(block string) bool {
+	return faultPattern.MatchString(strings.Join(strings.Fields(block), " "))
+}
+
 // importPattern finds the import command the provider offers when a create meets an
 // existing object: "terraform import apm_node.<name> <id>", possibly inside prose, so the
 // ID ends at a comma, a parenthesis or a quote (no import ID contains one).

@@ -20,6 +20,7 @@ type scenario struct {
 	name    string
 	sim     *simEnv
 	ws      *workspace
+	fleet   fleet // the configuration in the workspace
 	started time.Time
 	fig     figures
 }
@@ -34,21 +35,34 @@ type figures struct {
 func newScenario(t *testing.T, name string) *scenario {
 	t.Helper()
 	tl := setupTools(t)
-	sc := &scenario{t: t, name: name, started: time.Now(), fig: figures{-1, -1, -1, -1, -1, -1, -1}}
+	sc := &scenario{t: t, name: name, fleet: initialFleet, started: time.Now(), fig: figures{-1, -1, -1, -1, -1, -1, -1}}
 	sc.sim = startSim(t)
-	sc.ws = newWorkspace(t, tl, sc.sim, fleetConfig())
+	sc.ws = newWorkspace(t, tl, sc.sim, sc.fleet.config())
+	cert, key := testCert(t)
+	sc.ws.write(certFile, cert)
+	sc.ws.write(keyFile, key)
 	t.Cleanup(sc.summary)
 	return sc
 }
 
-func (sc *scenario) summary() {
+// reconfigure replaces the workspace's configuration with f's.
+func (sc *scenario) reconfigure(f fleet) {
+	sc.fleet = f
+	sc.ws.write("main.tf", f.config())
+}
+
+func (sc *scenario) summary() { sc.report(sc.name) }
+
+// report prints the figures so far under label: the scenario's name, or a stage of it
+// ("faults/scale-in").
+func (sc *scenario) report(label string) {
 	verdict := "PASS"
 	if sc.t.Failed() {
 		verdict = "FAIL"
 	}
 	f := sc.fig
 	line := fmt.Sprintf("chaos %-16s %s runs=%s orphans=%s duplicates=%s mismatches=%s objects=%s plan_exit=%s left=%s wall=%.1fs",
-		sc.name, verdict, figure(f.runs), figure(f.orphans), figure(f.duplicates), figure(f.mismatches), figure(f.objects),
+		label, verdict, figure(f.runs), figure(f.orphans), figure(f.duplicates), figure(f.mismatches), figure(f.objects),
 		figure(f.planExit), figure(f.left), time.Since(sc.started).Seconds())
 	sc.t.Log(line)
 	fmt.Println(line)
@@ -70,15 +84,35 @@ func (sc *scenario) apply(extraEnv ...string) procResult {
 	return r
 }
 
-// applyUntilSuccess applies until an apply exits 0, at most limit times.
+// applyUntilSuccess applies until an apply exits 0, at most limit times. Each failed run
+// must have failed because of the faults (expectOnlyFaults).
 func (sc *scenario) applyUntilSuccess(limit int) bool {
 	sc.t.Helper()
 	for range limit {
-		if sc.apply().exit == 0 {
+		r := sc.apply()
+		if r.exit == 0 {
 			return true
 		}
+		sc.expectOnlyFaults(r)
 	}
 	return false
+}
+
+// expectOnlyFaults fails the test when a run under faults failed for another reason: an
+// error that names no injected fault and no broken connection is the provider's (a lost
+// answer it did not reconcile, an object it did not expect gone), and the next run, which
+// starts from a refreshed state, would hide it. So would a run that failed without an error.
+func (sc *scenario) expectOnlyFaults(r procResult) {
+	sc.t.Helper()
+	errs := diagnostics(r.output)
+	if len(errs) == 0 {
+		sc.t.Errorf("a run under faults %s without an error diagnostic", ended(r))
+	}
+	for _, e := range errs {
+		if !faultCaused(e) {
+			sc.t.Errorf("a run under faults failed for another reason than the faults:\n%s", firstLines(e, 12))
+		}
+	}
 }
 
 // destroy runs one destroy, with extraArgs added to its arguments, and logs how it went.
@@ -90,13 +124,16 @@ func (sc *scenario) destroy(extraArgs ...string) procResult {
 	return r
 }
 
-// destroyUntilSuccess destroys until a destroy exits 0, at most limit times.
+// destroyUntilSuccess destroys until a destroy exits 0, at most limit times. Each failed
+// run must have failed because of the faults (expectOnlyFaults).
 func (sc *scenario) destroyUntilSuccess(limit int, extraArgs ...string) bool {
 	sc.t.Helper()
 	for range limit {
-		if sc.destroy(extraArgs...).exit == 0 {
+		r := sc.destroy(extraArgs...)
+		if r.exit == 0 {
 			return true
 		}
+		sc.expectOnlyFaults(r)
 	}
 	return false
 }
@@ -107,7 +144,7 @@ func (sc *scenario) destroyUntilSuccess(limit int, extraArgs ...string) bool {
 func (sc *scenario) expectDestroyed() {
 	sc.t.Helper()
 	sc.sim.faultsOff(sc.t)
-	m, err := sc.sim.view(sc.t.Context())
+	m, err := sc.sim.detailedView(sc.t.Context())
 	if err != nil {
 		sc.t.Fatalf("harness: listing the manager: %v", err)
 	}
@@ -180,7 +217,7 @@ func (sc *scenario) measure() census {
 // census compares manager and state now and records the figures.
 func (sc *scenario) census() census {
 	sc.t.Helper()
-	m, err := sc.sim.view(sc.t.Context())
+	m, err := sc.sim.detailedView(sc.t.Context())
 	if err != nil {
 		sc.t.Fatalf("harness: listing the manager: %v", err)
 	}
@@ -204,8 +241,8 @@ func (sc *scenario) census() census {
 }
 
 // expectConverged asserts the end state of a scenario that must heal: every object once,
-// all of them in the state, every server with its port and declared running state, and
-// nothing left to do.
+// all of them in the state, every server with its port and declared running state, every
+// part with its value, and nothing left to do.
 func (sc *scenario) expectConverged(c census) {
 	sc.t.Helper()
 	if len(c.orphans) > 0 {
@@ -218,14 +255,15 @@ func (sc *scenario) expectConverged(c census) {
 		sc.t.Errorf("%d duplicates: %s", len(c.duplicates), head(c.duplicates, 8))
 	}
 	if len(c.mismatches) > 0 {
-		sc.t.Errorf("%d servers differ between state and apmsim: %s", len(c.mismatches), head(c.mismatches, 8))
+		sc.t.Errorf("%d objects differ between state and apmsim: %s", len(c.mismatches), head(c.mismatches, 8))
 	}
-	// Every WAS server runs; the session servers are installed stopped, and none is started.
-	if c.servers != fleetServers || c.running != fleetSystems {
-		sc.t.Errorf("apmsim holds %d servers, %d of them running; want %d, %d running", c.servers, c.running, fleetServers, fleetSystems)
+	// Every WAS server and every server of a topology runs; the other session servers are
+	// installed stopped, and none of them is started.
+	if f := sc.fleet; c.servers != f.servers() || c.running != f.running() {
+		sc.t.Errorf("apmsim holds %d servers, %d of them running; want %d, %d running", c.servers, c.running, f.servers(), f.running())
 	}
-	if c.objects != fleetObjects {
-		sc.t.Errorf("apmsim holds %d objects, want the %d of the configuration", c.objects, fleetObjects)
+	if c.objects != sc.fleet.objects() || c.inState != sc.fleet.objects() {
+		sc.t.Errorf("apmsim holds %d objects and the state %d resources, want the %d of the configuration", c.objects, c.inState, sc.fleet.objects())
 	}
 	if sc.fig.planExit != 0 {
 		sc.t.Errorf("plan -detailed-exitcode exited %d, want 0 (no changes)", sc.fig.planExit)
@@ -276,18 +314,18 @@ func (sc *scenario) interruptedApply(at signalPoint, stop func(*proc) error) int
 	return in
 }
 
-// settle waits until apmsim has stood still (its objects, and its servers' statuses) for
-// longer than the slowest write takes, and returns what it holds. The creates, starts and
-// stops a dead client had in flight may still complete in the manager (Go's HTTP/1 server
-// notices a closed connection only once the handler has read the request body, and the
-// latency fault waits before that), and the next step must see the world they leave, not
-// a world still changing.
+// settle waits until apmsim has stood still (its objects, parts included, and its servers'
+// statuses) for longer than the slowest write takes, and returns what it holds. The
+// creates, starts and stops a dead client had in flight may still complete in the manager
+// (Go's HTTP/1 server notices a closed connection only once the handler has read the
+// request body, and the latency fault waits before that), and the next step must see the
+// world they leave, not a world still changing.
 func (sc *scenario) settle() managerView {
 	sc.t.Helper()
 	const quiet, limit = 600 * time.Millisecond, 10 * time.Second
 	last, since, deadline := "", time.Now(), time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		v, err := sc.sim.view(sc.t.Context())
+		v, err := sc.sim.detailedView(sc.t.Context())
 		if err != nil {
 			sc.t.Fatalf("harness: listing the manager: %v", err)
 		}

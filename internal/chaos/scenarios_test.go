@@ -17,7 +17,7 @@ const (
 	// so ten runs make a false failure about one in 50,000.
 	maxFaultRuns = 10
 	// signalAt is the object count at which an apply is interrupted amid its nodes: a
-	// third of the way in, with about ten creates in flight, so that the signal lands
+	// quarter of the way in, with about ten creates in flight, so that the signal lands
 	// mid-apply.
 	signalAt = 40
 	// signalAtServers is the server count at which an apply is interrupted amid its
@@ -25,11 +25,16 @@ const (
 	// is none yet; at 5 others are being installed, and WAS servers started.
 	signalAtServers = 5
 	// minFaults is the fewest faults the applies of a faults scenario must meet: the rules
-	// fire on about 100 of the 450 or so requests of even a run that converges at once.
+	// fire on about 130 of the 600 or so requests of even a run that converges at once.
 	minFaults = 20
 	// minDestroyFaults is the fewest faults its destroys must meet: the rules fire on about
-	// 25 of the 110 or so requests to servers of a destroy that succeeds at once.
+	// 60 of the 250 or so requests to servers and their parts of a destroy that succeeds
+	// at once.
 	minDestroyFaults = 10
+	// minDayTwoFaults is the fewest faults a day-two change must meet: its apply reads
+	// every object first, and the rules fire on about 75 of the 330 or so requests of a
+	// change that succeeds at once.
+	minDayTwoFaults = 20
 )
 
 // Baseline: the fleet applies in one run with no faults, and the harness's census and plan
@@ -51,9 +56,10 @@ func TestChaosBaseline(t *testing.T) {
 
 // Faults: 5xx and resets on a quarter of the requests, half of them after the manager made
 // the change. Repeated applies must converge, with every object created exactly once and
-// in the state, and every server on its node with its port, running where it should.
-// Repeated destroys, with the servers' requests under the same rates, must then leave
-// nothing: no server stopped but still installed, no node or system left behind.
+// in the state, every server on its node with its port, running where it should, and
+// every part as declared. Then day two, under the same rates (dayTwo). Repeated destroys,
+// with the servers' requests under the same rates, must then leave nothing: no server
+// stopped but still installed, no part, node or system left behind.
 func TestChaosFaults(t *testing.T) {
 	sc := newScenario(t, "faults")
 	sc.sim.setFaults(t, faultRules)
@@ -65,7 +71,11 @@ func TestChaosFaults(t *testing.T) {
 	}
 	sc.expectConverged(c)
 	if t.Failed() {
-		return // a destroy of a fleet that did not converge would prove nothing
+		return // day two, or a destroy, of a fleet that did not converge would prove nothing
+	}
+	sc.dayTwo()
+	if t.Failed() {
+		return
 	}
 	// Without a refresh: the plan has just read the fleet, and the destroys' own reads (a
 	// server's status before its stop, the polls through "stopping") meet the faults.
@@ -76,6 +86,41 @@ func TestChaosFaults(t *testing.T) {
 		t.Errorf("no destroy exited 0 within %d runs under faults", maxFaultRuns)
 	}
 	sc.expectDestroyed()
+}
+
+// dayTwo makes two changes to a converged fleet, each applied under faults (again until
+// an apply succeeds): a scale-in that removes each topology's second WAS server together
+// with its worker entry and its parts, then a replacement of each topology's first WAS
+// server, which its web server balances to (server_type Standard, then Enterprise). The
+// provider takes a WAS server out of its load balancers before deleting it, and puts the
+// one created in its place back. After each change the census must find every object
+// once, in the state, the parts as declared (the workers: the remaining WAS server, the
+// replaced one included), every server running, and the plan empty. Each change prints
+// its own line ("faults/scale-in").
+func (sc *scenario) dayTwo() {
+	sc.t.Helper()
+	for _, change := range []struct {
+		name   string
+		fleet  fleet
+		faults []string
+	}{
+		{"scale-in", scaledInFleet, scaleInFaults},
+		{"replace", replacedFleet, replaceFaults},
+	} {
+		sc.reconfigure(change.fleet)
+		sc.sim.setFaults(sc.t, change.faults)
+		converged := sc.applyUntilSuccess(maxFaultRuns)
+		sc.expectFaultsFired(minDayTwoFaults)
+		c := sc.measure()
+		if !converged {
+			sc.t.Errorf("%s: no apply exited 0 within %d runs under faults", change.name, maxFaultRuns)
+		}
+		sc.expectConverged(c)
+		sc.report(sc.name + "/" + change.name)
+		if sc.t.Failed() {
+			return // the next change would start from a fleet that did not converge
+		}
+	}
 }
 
 // SIGINT: Ctrl-C mid-apply, amid the servers' installs and starts, reaches the CLI and the
@@ -118,8 +163,8 @@ func TestChaosKillAdopt(t *testing.T) {
 // SIGKILL without adoption: the next apply must refuse to take over the unrecorded objects:
 // its plan finds them (or, where that look-up failed, a 409 does) with a message that gives
 // the import command, and no second copy of anything. The kill comes amid the nodes: the
-// refusals are the systems' (their dependants are not tried), so a later kill would prove
-// nothing more.
+// refusals are the systems', databases', users' and roles' (their dependants are not
+// tried), so a later kill would prove nothing more.
 func TestChaosKillNoAdopt(t *testing.T) {
 	sc := newScenario(t, "sigkill-no-adopt")
 	before := sc.killMidApply(atObjects(signalAt))
@@ -190,16 +235,23 @@ func conflicts(blocks []string) []string {
 	return out
 }
 
+// namedObjects are the resource types whose import ID is the object's name, and the word
+// the census describes such an object with.
+var namedObjects = map[string]string{"apm_database": "database", "apm_datasource": "datasource", "apm_user": "user", "apm_role": "role"}
+
 // namesOrphan reports whether an import ID ("apm_node SYS-0001/s1-n1", "apm_system
-// chaos-s1", "apm_was_server SYS-0001/s1-n1/was-1") names one of the orphans (as census
-// describes them) by its name: a node by its name, a server by its node's and its own.
+// chaos-s1", "apm_was_server SYS-0001/s1-n1/was-1", "apm_user chaos-s1") names one of the
+// orphans (as census describes them) by its name: a node by its name, a server by its
+// node's and its own.
 func namesOrphan(orphans []string, typeAndID string) bool {
 	typ, id, _ := strings.Cut(typeAndID, " ")
 	name := id[strings.LastIndexByte(id, '/')+1:]
 	server, isServer := serverTypes[typ]
+	word, isNamed := namedObjects[typ]
 	for _, o := range orphans {
 		switch {
-		case typ == "apm_system" && strings.HasPrefix(o, "system "+name+" "),
+		case isNamed && o == word+" "+id,
+			typ == "apm_system" && strings.HasPrefix(o, "system "+name+" "),
 			typ == "apm_node" && strings.HasPrefix(o, "node ") && strings.HasSuffix(o, "/"+name):
 			return true
 		case isServer && strings.Count(id, "/") == 2:

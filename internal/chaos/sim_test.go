@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,18 +42,61 @@ var faultRates = []string{
 // faultRules are the faults of the applies. The first create of each kind, and the first
 // start, always lose their answer after the change (times=1), so that every run meets the
 // cases that matter most, whatever the draws: an object made whose create seemed to fail,
-// and a server started whose start seemed to fail.
-var faultRules = append([]string{
+// and a server started whose start seemed to fail. The rules of the topologies' objects
+// come after the rates, so that the rates keep the seeds TestDefaultSeedDraws checks; they
+// lose the answer of an early create of their kind rather than the first.
+var faultRules = slices.Concat([]string{
 	"POST /rest/systems reset=true after=true times=1",
 	"POST /rest/nodes status=502 after=true times=1",
 	"POST /rest/was/servers reset=true after=true times=1",
 	"POST /rest/session/servers status=504 after=true times=1",
 	"POST /rest/was/servers/*/action status=502 after=true times=1",
-}, faultRates...)
+}, faultRates, topologyFaults)
+
+// topologyFaults lose the answer of a create of each kind of the topologies.
+var topologyFaults = []string{
+	"POST /rest/web/servers status=502 after=true times=1",
+	"PUT /rest/web/servers/*/worker reset=true after=true times=1",
+	"PUT /rest/web/servers/*/uri status=504 after=true times=1",
+	"POST /rest/web/servers/*/ssl status=502 after=true times=1",
+	"POST /rest/was/servers/*/session reset=true after=true times=1",
+	"POST /rest/was/servers/*/datasource status=504 after=true times=1",
+	"POST /rest/was/servers/*/application status=502 after=true times=1",
+	"POST /rest/resource/databases reset=true after=true times=1",
+	"POST /rest/resource/datasources status=504 after=true times=1",
+	"POST /rest/admin/user status=502 after=true times=1",
+	"POST /rest/admin/auth reset=true after=true times=1",
+	"POST /rest/admin/user/*/auth/grant status=504 after=true times=1",
+}
+
+// scaleInFaults are the faults of the day-two scale-in, which removes the topologies'
+// second WAS servers: the rates, and a lost answer for the first removal of each of the
+// server's parts, for a change of the workers (the server leaving its load balancer, or
+// the worker map's update), for a stop and for an uninstall of one of those servers.
+var scaleInFaults = slices.Concat(faultRates, []string{
+	"DELETE /rest/was/servers/*/session reset=true after=true times=1",
+	"DELETE /rest/was/servers/*/datasource status=502 after=true times=1",
+	"DELETE /rest/was/servers/*/application status=504 after=true times=1",
+	"PUT /rest/web/servers/*/worker reset=true after=true times=1",
+	"POST /rest/was/servers/*/action status=502 after=true times=1",
+	"DELETE /rest/was/servers/was-2/nodes/*/systems/chaos-s? reset=true after=true times=1",
+})
+
+// replaceFaults are the faults of the day-two replacement of the topologies' first WAS
+// servers (another server_type): the rates, and a lost answer for the first uninstall of
+// one of those servers, the first install, start or stop, and the first change of the
+// workers (the server leaving its load balancer, or rejoining it).
+var replaceFaults = slices.Concat(faultRates, []string{
+	"DELETE /rest/was/servers/was-1/nodes/*/systems/chaos-s? status=502 after=true times=1",
+	"POST /rest/was/servers reset=true after=true times=1",
+	"POST /rest/was/servers/*/action status=504 after=true times=1",
+	"PUT /rest/web/servers/*/worker reset=true after=true times=1",
+})
 
 // destroyFaults are the faults of the destroys: the first stop, and the first delete of
-// each kind, lose their answer after the change (times=1), and the servers' requests (their
-// reads, stops and uninstalls) meet faultRates. The nodes' and systems' other requests
+// each kind, lose their answer after the change (times=1; the WAS servers' rule meets the
+// first removal of a part or uninstall, whichever comes first), and the servers' requests
+// (their reads, the removals of their parts, stops and uninstalls) meet faultRates. The nodes' and systems' other requests
 // meet none: their deletes are plain DELETEs, retried like reads, and a destroy that
 // waited out backoffs through all three levels of the fleet would double the scenario's
 // time for little more than the times=1 rules prove.
@@ -68,10 +112,13 @@ var destroyFaults = []string{
 	"* /rest/*/servers* status=504 rate=0.05 after=true",
 	"* /rest/*/servers* reset=true rate=0.025",
 	"* /rest/*/servers* reset=true rate=0.025 after=true",
+	"DELETE /rest/web/servers/* status=502 after=true times=1",
+	"DELETE /rest/resource/datasources/* reset=true after=true times=1",
+	"DELETE /rest/admin/user/* status=504 after=true times=1",
 }
 
 // slowWrites delay every create, start and stop by 200, 300 or 400 ms (the latencies of
-// triggered rules add up), so that an apply of 120 objects runs for seconds and a signal
+// triggered rules add up), so that an apply of 171 objects runs for seconds and a signal
 // lands mid-apply with about ten writes in flight.
 var slowWrites = []string{
 	"POST /rest/* latency=200ms",
@@ -167,17 +214,17 @@ func (s *simEnv) faultsOff(t *testing.T) {
 	}
 }
 
-// view lists what the manager holds.
+// view lists what the manager holds: systems, nodes, servers, databases, datasources,
+// users and roles.
 func (s *simEnv) view(ctx context.Context) (managerView, error) {
-	systems, err := s.admin.ListSystems(ctx)
-	if err != nil {
+	var v managerView
+	var err error
+	if v.systems, err = s.admin.ListSystems(ctx); err != nil {
 		return managerView{}, err
 	}
-	nodes, err := s.admin.ListNodes(ctx)
-	if err != nil {
+	if v.nodes, err = s.admin.ListNodes(ctx); err != nil {
 		return managerView{}, err
 	}
-	v := managerView{systems: systems, nodes: nodes}
 	for _, kind := range []apm.ServerKind{apm.KindWAS, apm.KindWeb, apm.KindSession} {
 		servers, err := s.admin.ListServers(ctx, kind)
 		if err != nil {
@@ -185,10 +232,76 @@ func (s *simEnv) view(ctx context.Context) (managerView, error) {
 		}
 		v.servers = append(v.servers, servers...)
 	}
+	if v.databases, err = s.admin.ListDatabases(ctx); err != nil {
+		return managerView{}, err
+	}
+	if v.datasources, err = s.admin.ListDatasources(ctx); err != nil {
+		return managerView{}, err
+	}
+	if v.users, err = s.admin.ListUsers(ctx); err != nil {
+		return managerView{}, err
+	}
+	if v.roles, err = s.admin.ListRoles(ctx); err != nil {
+		return managerView{}, err
+	}
 	return v, nil
 }
 
-// objects counts the systems, nodes and servers in the manager.
+// detailedView is view with what only the details show: each WAS and web server's detail
+// (its parts, a WAS server's server_type), each WAS server's applications and each user's
+// roles. One request per server and user more than view: a census reads it, the polls
+// mid-apply read view. An object deleted between the list and its detail is left out, as
+// it would be from a list read a moment later.
+func (s *simEnv) detailedView(ctx context.Context) (managerView, error) {
+	v, err := s.view(ctx)
+	if err != nil {
+		return managerView{}, err
+	}
+	v.detailed, v.applications = true, map[apm.ServerRef][]string{}
+	servers := v.servers[:0]
+	for _, srv := range v.servers {
+		if srv.Kind == apm.KindSession {
+			servers = append(servers, srv)
+			continue
+		}
+		detail, err := s.admin.GetServer(ctx, srv.Ref())
+		if apm.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return managerView{}, err
+		}
+		if srv.Kind == apm.KindWAS {
+			apps, err := s.admin.ApplicationStatuses(ctx, srv.Ref())
+			if apm.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return managerView{}, err
+			}
+			for _, a := range apps {
+				v.applications[srv.Ref()] = append(v.applications[srv.Ref()], a.ContextPath)
+			}
+		}
+		servers = append(servers, *detail)
+	}
+	v.servers = servers
+	for _, u := range v.users {
+		roles, err := s.admin.ListUserRoles(ctx, u.UserID)
+		if apm.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return managerView{}, err
+		}
+		for _, r := range roles {
+			v.grants = append(v.grants, grant{u.UserID, r.AuthID})
+		}
+	}
+	return v, nil
+}
+
+// objects counts the objects of view in the manager.
 func (s *simEnv) objects(ctx context.Context) (int, error) {
 	v, err := s.view(ctx)
 	return v.objects(), err

@@ -114,4 +114,10 @@ func redact(s, key string) string {
 	return strings.ReplaceAll(s, key, "<redacted>")
 }
 
+// write writes a file of the workspace, such as the configuration.
+func (w *workspace) write(name, content string) {
+	w.t.Helper()
+	clitest.MustWrite(w.t, filepath.Join(w.dir, name), content)
+}
+
 func (w *workspace) statePath() string { return filepath.Join(w.dir, "terraform.tfstate") }
