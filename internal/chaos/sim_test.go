@@ -43,15 +43,15 @@ var faultRates = []string{
 // start, always lose their answer after the change (times=1), so that every run meets the
 // cases that matter most, whatever the draws: an object made whose create seemed to fail,
 // and a server started whose start seemed to fail. The rules of the topologies' objects
-// come after the rates, so that the rates keep the seeds TestDefaultSeedDraws checks; they
-// lose the answer of an early create of their kind rather than the first.
+// come before the rates as well: after them, a rate could take every request of a kind
+// (three databases, say) before the rule saw one, and the rule would never fire.
 var faultRules = slices.Concat([]string{
 	"POST /rest/systems reset=true after=true times=1",
 	"POST /rest/nodes status=502 after=true times=1",
 	"POST /rest/was/servers reset=true after=true times=1",
 	"POST /rest/session/servers status=504 after=true times=1",
 	"POST /rest/was/servers/*/action status=502 after=true times=1",
-}, faultRates, topologyFaults)
+}, topologyFaults, faultRates)
 
 // topologyFaults lose the answer of a create of each kind of the topologies.
 var topologyFaults = []string{
@@ -192,9 +192,10 @@ func seeded(texts []string, seed string) []string {
 // in flight and one request's retries are consecutive draws: with them every other run
 // waited out seconds of backoff there, and one in three failed a request on all five
 // attempts, which a random seed does about one run in ten. This seed draws the nominal
-// share of faults (339 of 1500) with no stretch longer than four (TestDefaultSeedDraws),
-// so that its runs meet faults as a random seed would.
-const defaultSeed = "6"
+// share of faults with no stretch longer than four for every rule set
+// (TestDefaultSeedDraws), so that its runs meet faults as a random seed would. (It changed
+// with the order of the rules, which the rules' seeds follow.)
+const defaultSeed = "25"
 
 func (s *simEnv) setFaults(t *testing.T, texts []string) {
 	t.Helper()
