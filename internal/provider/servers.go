@@ -391,7 +391,7 @@ func (m *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error 
 	for _, w := range webs {
 		web := apm.ServerRef{Kind: apm.KindWeb, ServerID: w.ServerID, NodeName: w.NodeName, SystemName: w.SystemName}
 		detail, err := m.GetServer(ctx, web)
-		if _, parentGone := apm.MissingReference(err); engine.IsGone(err) || parentGone {
+		if engine.GoneWithParent(err) {
 			continue
 		}
 		if err != nil {
@@ -522,7 +522,7 @@ func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.
 		}
 		return nil
 	})
-	if err != nil && !engine.IsGone(err) && !apm.HasStatus(err, 404) {
+	if err != nil && !engine.IsGone(err) && !apm.IsNotFoundAnswer(err) {
 		diags.AddWarning("Could not check the registration of "+k.describe(plan), engine.Explain(err)+"\n\nApply will tell whether the node offers it.")
 	}
 }

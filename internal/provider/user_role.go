@@ -42,7 +42,7 @@ var userRoleType = resourceType[userGrant]{
 	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		err := m.RevokeRole(ctx, state.Str("user_id"), state.Str("role_id"))
-		if err != nil && !engine.IsGone(err) && apm.HasStatus(err, 404) {
+		if err != nil && !engine.IsGone(err) && apm.IsNotFoundAnswer(err) {
 			// The role may be gone, and its grants with it.
 			if _, rerr := m.GetRole(ctx, state.Str("role_id")); apm.IsNotFound(rerr) {
 				return nil

@@ -160,7 +160,7 @@ func setWebWorkers(ctx context.Context, m *conn, plan engine.Attrs) error {
 // not name the web server suspects).
 func missingWorkerError(err error, workers []apm.Worker) error {
 	var apiErr *apm.Error
-	if !apm.HasStatus(err, 404) || apm.IsNotFound(err) || !errors.As(err, &apiErr) {
+	if !apm.IsNotFoundAnswer(err) || apm.IsNotFound(err) || !errors.As(err, &apiErr) {
 		return err
 	}
 	for _, w := range workers {

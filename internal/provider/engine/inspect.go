@@ -81,7 +81,7 @@ func (r *Resource[T, C]) Exists(ctx context.Context, m C, flat map[string]string
 		}
 	}
 	_, err := r.Type.Read(ctx, m, state)
-	if goneWithParent(err) {
+	if GoneWithParent(err) {
 		return false, nil
 	}
 	return err == nil, err

@@ -396,7 +396,7 @@ func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	obj, err := r.Type.Read(ctx, m, state)
-	if goneWithParent(err) {
+	if GoneWithParent(err) {
 		// Deleted outside Terraform: the next plan creates it again.
 		resp.State.RemoveResource(ctx)
 		return
@@ -468,7 +468,7 @@ func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest,
 		pctx, cancel := context.WithTimeout(ctx, timeout)
 		err := r.Type.BeforeDelete(pctx, m, state)
 		cancel()
-		if err != nil && !goneWithParent(err) {
+		if err != nil && !GoneWithParent(err) {
 			resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
 			return
 		}
@@ -595,7 +595,7 @@ func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, ti
 			switch {
 			case errors.As(err, &asideErr):
 				return struct{}{}, "", err
-			case err == nil || goneWithParent(err):
+			case err == nil || GoneWithParent(err):
 				return struct{}{}, deleted, nil
 			case apm.IsConflict(err) && r.Type.DeleteTimeout > 0:
 				lastConflict = err

@@ -16,10 +16,10 @@ var ErrGone = errors.New("not found in the manager")
 // for "deleted" would empty the state and orphan the real objects.
 func IsGone(err error) bool { return errors.Is(err, ErrGone) || apm.IsNotFound(err) }
 
-// goneWithParent reports whether a read or delete of an object found it gone, or found
+// GoneWithParent reports whether a read or delete of an object found it gone, or found
 // gone what it lives under (the manager's 404 for the node of a server, the server of a
 // part): an object cannot outlive its parent.
-func goneWithParent(err error) bool { return IsGone(err) || isMissingReference(err) }
+func GoneWithParent(err error) bool { return IsGone(err) || isMissingReference(err) }
 
 // claims is a set of object identities, each held by at most one resource at a time.
 type claims struct {
