@@ -478,6 +478,16 @@ func attrBool(addr, dotted string, want bool) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.Bool(want))
 }
 
+// notFound is the state checks of a data source that found nothing: id is the placeholder
+// made of the names given ("" for a data source without an id), observed is null.
+func notFound(addr, id, observed string) []statecheck.StateCheck {
+	checks := []statecheck.StateCheck{attrNull(addr, observed)}
+	if id != "" {
+		checks = append(checks, attrString(addr, "id", id))
+	}
+	return checks
+}
+
 func attrNull(addr, dotted string) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(addr, attrPath(dotted), knownvalue.Null())
 }

@@ -46,17 +46,20 @@ const (
 	cliTimeout = 2 * time.Minute
 )
 
-// phase is where a case is rejected; phaseAccepted means apply succeeded.
+// phase is where a case is rejected; phaseAccepted means apply succeeded, and phaseWarned
+// that it succeeded with a warning that says what is wrong (a data source that finds
+// nothing warns rather than fails, so that a destroy can get past it).
 type phase string
 
 const (
 	phaseValidate phase = "validate"
 	phasePlan     phase = "plan"
 	phaseApply    phase = "apply"
+	phaseWarned   phase = "warned"
 	phaseAccepted phase = "accepted"
 )
 
-var allPhases = []phase{phaseValidate, phasePlan, phaseApply, phaseAccepted}
+var allPhases = []phase{phaseValidate, phasePlan, phaseApply, phaseWarned, phaseAccepted}
 
 // badCase is one entry of the corpus.
 type badCase struct {
@@ -245,7 +248,7 @@ func (c *badCase) check() error {
 	case c.expect == phaseAccepted && len(c.wants) > 0:
 		errs = append(errs, errors.New("an accepted case has no error to match"))
 	case c.expect != phaseAccepted && len(c.wants) == 0:
-		errs = append(errs, errors.New("a rejected case needs an error or error-re line"))
+		errs = append(errs, errors.New("a rejected or warned case needs an error or error-re line"))
 	}
 	if strings.TrimSpace(c.hcl) == "" {
 		errs = append(errs, errors.New("no configuration"))
@@ -448,8 +451,8 @@ func badSummary(outcomes []badOutcome) string {
 		bad++
 		count[o.phase]++
 	}
-	return fmt.Sprintf("bad-input corpus: %d bad inputs: validate %d, plan %d, apply %d, accepted silently %d; and %d positive controls",
-		bad, count[phaseValidate], count[phasePlan], count[phaseApply], count[phaseAccepted], controls)
+	return fmt.Sprintf("bad-input corpus: %d bad inputs: validate %d, plan %d, apply %d, warned %d, accepted silently %d; and %d positive controls",
+		bad, count[phaseValidate], count[phasePlan], count[phaseApply], count[phaseWarned], count[phaseAccepted], controls)
 }
 
 // runBadCase runs one case and reports the phase at which it was rejected.
@@ -471,6 +474,10 @@ func runBadCase(t *testing.T, cli, version string, c badCase) phase {
 	writes := env.writes() - before
 
 	expect, wants := c.expectation(version)
+	if got == phaseAccepted && expect == phaseWarned && strings.Contains(all, "Warning: ") {
+		// What a warning says is matched against the output of every command.
+		got, failed = phaseWarned, all
+	}
 	if got != expect {
 		t.Errorf("%s: %s, want %s on %s; output:\n%s", c.pos, describePhase(got), expect, version, all)
 		return got
@@ -488,8 +495,11 @@ func runBadCase(t *testing.T, cli, version string, c badCase) phase {
 
 // describePhase says what happened in words.
 func describePhase(p phase) string {
-	if p == phaseAccepted {
+	switch p {
+	case phaseAccepted:
 		return "accepted (apply succeeded)"
+	case phaseWarned:
+		return "accepted with a warning"
 	}
 	return "rejected at " + string(p)
 }

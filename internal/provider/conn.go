@@ -119,7 +119,7 @@ func (m *conn) systemIDs(ctx context.Context, only string) (map[string]string, e
 		ids[s.SystemName] = s.SystemID
 	}
 	if _, ok := ids[only]; only != "" && !ok {
-		return nil, fmt.Errorf("no system is named %q (the manager has %d systems; apm_systems lists them)", only, len(systems))
+		return nil, fmt.Errorf("no system is named %q (the manager has %d systems; apm_systems lists them): %w", only, len(systems), engine.ErrGone)
 	}
 	return ids, nil
 }

@@ -126,7 +126,7 @@ var databaseType = resourceType[apm.Database]{
 
 var newDatabaseDataSource = engine.NewDataSource(dataSourceType[apm.Database]{
 	Name:        "database",
-	Description: "Reads one database resource by name. The manager never reports the password. Fails when the database does not exist.",
+	Description: "Reads one database resource by name. The manager never reports the password.",
 	Fields:      databaseFields,
 	Keys:        []string{"resource_name"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Database, error) {

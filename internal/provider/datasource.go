@@ -167,7 +167,7 @@ func checkPoolPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *
 
 var newDatasourceDataSource = engine.NewDataSource(dataSourceType[apm.Datasource]{
 	Name:        "datasource",
-	Description: "Reads one datasource by name, with its pool settings. Fails when the datasource does not exist.",
+	Description: "Reads one datasource by name, with its pool settings.",
 	Fields:      datasourceFields,
 	Keys:        []string{"resource_name"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Datasource, error) {

@@ -143,7 +143,7 @@ func (m *conn) onNode(ctx context.Context, state engine.Attrs, call func(systemN
 
 var newNodeDataSource = engine.NewDataSource(dataSourceType[nodeObject]{
 	Name:        "node",
-	Description: "Reads one node of a system, with the servers on it. Fails when the node does not exist.",
+	Description: "Reads one node of a system, with the servers on it.",
 	Fields:      nodeFields,
 	Keys:        []string{"system_name", "name"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*nodeObject, error) {
@@ -162,7 +162,7 @@ var newNodeDataSource = engine.NewDataSource(dataSourceType[nodeObject]{
 
 var newNodesDataSource = engine.NewListDataSource(listDataSourceType[nodeObject]{
 	Name:            "nodes",
-	Description:     "Lists the nodes of the manager, or of one system, sorted by system and node name. Naming a system that does not exist is an error.",
+	Description:     "Lists the nodes of the manager, or of one system, sorted by system and node name. Naming a system that does not exist lists nothing, with a warning.",
 	ListName:        "nodes",
 	ListDescription: "The nodes.",
 	Fields:          nodeFields,

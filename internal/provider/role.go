@@ -115,7 +115,7 @@ var actionTypesDataAttribute = dschema.SetAttribute{MarkdownDescription: roleAct
 
 var newRoleDataSource = engine.NewDataSource(dataSourceType[apm.Role]{
 	Name:        "role",
-	Description: "Reads one role by `role_id`. Fails when the role does not exist.",
+	Description: "Reads one role by `role_id`.",
 	Fields:      roleFields,
 	Keys:        []string{"role_id"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Role, error) {

@@ -600,7 +600,7 @@ var serverKinds = []*serverKind{wasServerKind, webServerKind, sessionServerKind}
 func (k *serverKind) dataSource() func() datasource.DataSource {
 	return engine.NewDataSource(dataSourceType[serverObject]{
 		Name:        k.name,
-		Description: fmt.Sprintf("Reads one %s by system, node and server id, with its status. Fails when it does not exist.", k.label),
+		Description: fmt.Sprintf("Reads one %s by system, node and server id, with its status.", k.label),
 		Fields:      k.fields(),
 		Keys:        []string{"system_name", "node_name", "server_id"},
 		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverObject, error) {

@@ -381,21 +381,24 @@ func TestAccServers_dataSources(t *testing.T) {
 			),
 		},
 		{
-			Config:      env.config(tf(t, "servers/was_servers_of_system.tf", "system_name", "nosuch")),
-			ExpectError: errorMatching("Failed to read apm_was_servers", `no system is named "nosuch"`),
+			// What is not there lists nothing, and reads as nothing, with a warning.
+			Config: env.config(tf(t, "servers/was_servers_of_system.tf", "system_name", "nosuch")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.apm_was_servers.x", tfjsonpath.New("servers"), knownvalue.ListSizeExact(0)),
+			},
 		},
 		{
-			Config:      env.config(detail("servers/web_server_detail.tf", "nosuch", "web-01")),
-			ExpectError: errorMatching("Failed to read apm_web_server", "System not found: nosuch"),
+			Config:            env.config(detail("servers/web_server_detail.tf", "nosuch", "web-01")),
+			ConfigStateChecks: notFound("data.apm_web_server.x", "nosuch/web-01/web-01", "status"),
 		},
 		{
 			// A WAS server's id is no web server.
-			Config:      env.config(detail("servers/web_server_detail.tf", "shop", "was-01")),
-			ExpectError: errorMatching("Failed to read apm_web_server", "Server not found: was-01"),
+			Config:            env.config(detail("servers/web_server_detail.tf", "shop", "was-01")),
+			ConfigStateChecks: notFound("data.apm_web_server.x", "shop/web-01/was-01", "status"),
 		},
 		{
-			Config:      env.config(detail("servers/session_server_detail.tf", "shop", "nope")),
-			ExpectError: errorMatching("Failed to read apm_session_server", "Server not found: nope"),
+			Config:            env.config(detail("servers/session_server_detail.tf", "shop", "nope")),
+			ConfigStateChecks: notFound("data.apm_session_server.x", "shop/web-01/nope", "status"),
 		},
 	})
 	if n := env.writes(); n != 8 { // the arrangement: one node, six installs, one start

@@ -115,7 +115,7 @@ func readSystem(ctx context.Context, m *conn, state engine.Attrs) (*apm.System, 
 
 var newSystemDataSource = engine.NewDataSource(dataSourceType[apm.System]{
 	Name:        "system",
-	Description: "Reads one system by name, with its nodes. Fails when the system does not exist.",
+	Description: "Reads one system by name, with its nodes.",
 	Fields:      systemFields,
 	Keys:        []string{"name"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.System, error) {

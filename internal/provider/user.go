@@ -178,7 +178,7 @@ func passwordProblem(pw string) string {
 
 var newUserDataSource = engine.NewDataSource(dataSourceType[userObject]{
 	Name:        "user",
-	Description: "Reads one user by `user_id`, with its roles. The manager never reports a password. Fails when the user does not exist.",
+	Description: "Reads one user by `user_id`, with its roles. The manager never reports a password.",
 	Fields:      userFields,
 	Keys:        []string{"user_id"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*userObject, error) {

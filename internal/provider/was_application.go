@@ -126,7 +126,7 @@ var wasApplicationStatusFields = []engine.Field[apm.ApplicationStatus]{
 
 var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[apm.ApplicationStatus]{
 	Name:            "was_applications",
-	Description:     "Lists the applications deployed on one WAS server, with their status and session count, sorted by context path. A server that does not exist is an error.",
+	Description:     "Lists the applications deployed on one WAS server, with their status and session count, sorted by context path. A server that does not exist lists nothing, with a warning.",
 	ListName:        "applications",
 	ListDescription: "The applications deployed on the server.",
 	Fields:          wasApplicationStatusFields,

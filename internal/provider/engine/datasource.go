@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -46,6 +47,19 @@ type ListDataSourceType[T, C any] struct {
 	List   func(ctx context.Context, m C, config Attrs) ([]T, error)
 }
 
+// notFoundDescription ends the description of every data source that reads one object.
+const notFoundDescription = " When the object does not exist, the data source warns rather than fails, so that a destroy can go ahead after it was " +
+	"deleted outside Terraform: its `id` is then made of the names given and its other attributes are null, and anything planned with them fails at plan or apply."
+
+// description is the declared description, with what happens when the object is not
+// found for the data sources that look one up.
+func (t DataSourceType[T, C]) description() string {
+	if len(t.Keys) == 0 {
+		return t.Description
+	}
+	return t.Description + notFoundDescription
+}
+
 func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSource {
 	return func() datasource.DataSource {
 		attributes := dataAttributes(t.Fields, t.Keys, InDetail)
@@ -54,7 +68,7 @@ func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSourc
 		}
 		return &engineDataSource[C]{
 			name:       t.Name,
-			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
+			schema:     dschema.Schema{MarkdownDescription: t.description(), Attributes: attributes},
 			public:     t.Public,
 			validators: t.Validators,
 			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
@@ -63,6 +77,9 @@ func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSourc
 					return tftypes.Value{}, err
 				}
 				return Flatten(typ, t.Fields, obj, config, t.Keys...), nil
+			},
+			absent: func(typ tftypes.Object, config Attrs) (tftypes.Value, string) {
+				return placeholder(typ, config, t.Keys)
 			},
 		}
 	}
@@ -89,19 +106,27 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 				if err != nil {
 					return tftypes.Value{}, err
 				}
-				if t.SortBy != nil {
-					slices.SortStableFunc(objs, func(a, b T) int { return strings.Compare(t.SortBy(&a), t.SortBy(&b)) })
-				}
-				listType := typ.AttributeTypes[t.ListName].(tftypes.List) //nolint:forcetypeassert // built above as a list
-				itemType := listType.ElementType.(tftypes.Object)         //nolint:forcetypeassert // of objects
-				items := make([]tftypes.Value, 0, len(objs))
-				for i := range objs {
-					items = append(items, objectValue(itemType, t.Fields, &objs[i]))
-				}
-				return Flatten[T](typ, nil, nil, config.With(t.ListName, tftypes.NewValue(listType, items))), nil
+				return t.value(typ, config, objs), nil
 			},
+			// What lives under an object that is gone is nothing.
+			absent: func(typ tftypes.Object, config Attrs) (tftypes.Value, string) { return t.value(typ, config, nil), "" },
 		}
 	}
+}
+
+// value is the state of a list data source: the filters as configured, and the objects,
+// sorted, as the items of the list.
+func (t ListDataSourceType[T, C]) value(typ tftypes.Object, config Attrs, objs []T) tftypes.Value {
+	if t.SortBy != nil {
+		slices.SortStableFunc(objs, func(a, b T) int { return strings.Compare(t.SortBy(&a), t.SortBy(&b)) })
+	}
+	listType := typ.AttributeTypes[t.ListName].(tftypes.List) //nolint:forcetypeassert // built as a list
+	itemType := listType.ElementType.(tftypes.Object)         //nolint:forcetypeassert // of objects
+	items := make([]tftypes.Value, 0, len(objs))
+	for i := range objs {
+		items = append(items, objectValue(itemType, t.Fields, &objs[i]))
+	}
+	return Flatten[T](typ, nil, nil, config.With(t.ListName, tftypes.NewValue(listType, items)))
 }
 
 var (
@@ -117,6 +142,9 @@ type engineDataSource[C any] struct {
 	validators []datasource.ConfigValidator
 	data       *Configured[C]
 	read       func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error)
+	// absent is the state when the object read looks for, or its parent, is gone, with
+	// the id it made up for it, if any (world_moved.go).
+	absent func(typ tftypes.Object, config Attrs) (tftypes.Value, string)
 }
 
 func (d *engineDataSource[C]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -148,7 +176,21 @@ func (d *engineDataSource[C]) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	v, err := d.read(ctx, m, objectTypeOf(ctx, resp.State.Schema), config)
+	typ := objectTypeOf(ctx, resp.State.Schema)
+	v, err := d.read(ctx, m, typ, config)
+	if GoneWithParent(err) {
+		v, id := d.absent(typ, config)
+		values := "It lists nothing"
+		if id != "" {
+			d.data.planned.madeUp(id)
+			values = fmt.Sprintf("Its id is %q, made of the names the configuration gives, and its other attributes are null", id)
+		}
+		resp.Diagnostics.AddWarning("apm_"+d.name+": not found", Explain(err)+"\n\n"+values+
+			", so that a destroy of what refers to it can go ahead. Anything created with these values fails to plan or to apply; "+
+			"if the object should exist, check the names given to this data source.")
+		resp.State.Raw = v
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.Append(diag.NewErrorDiagnostic("Failed to read apm_"+d.name, Explain(err)))
 		return

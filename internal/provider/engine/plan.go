@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -56,6 +55,8 @@ type planned struct {
 	inState map[string]bool
 	// creates numbers the plannings of creates, each its own holder.
 	creates int
+	// gone is what the walk found deleted outside Terraform (world_moved.go).
+	gone goneObjects
 }
 
 // holder is one planning of a resource.
@@ -148,7 +149,7 @@ func (r *Resource[T, C]) claimPlanned(ctx context.Context, req resource.ModifyPl
 	}
 	for _, x := range r.Type.Exclusives(plan) {
 		if other, ok := r.data.planned.claim(x.Key, me); !ok {
-			resp.Diagnostics.AddAttributeError(path.Root(x.Attr), strings.ToUpper(x.What[:1])+x.What[1:]+" is declared twice", fmt.Sprintf(
+			resp.Diagnostics.AddAttributeError(path.Root(x.Attr), upperFirst(x.What)+" is declared twice", fmt.Sprintf(
 				"%s declares %s (%s), and so does %s in this configuration: only one of them can have it. %s",
 				me.what, x.What, x.Attr, other.what, x.Advice))
 		}

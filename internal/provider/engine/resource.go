@@ -220,7 +220,12 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	if r.Type.CheckPlan != nil {
-		r.Type.CheckPlan(ctx, r.data.conn, plan, prior, &resp.Diagnostics)
+		var checks diag.Diagnostics
+		r.Type.CheckPlan(ctx, r.data.conn, plan, prior, &checks)
+		if len(prior) == 0 && replaced == "" {
+			checks = r.worldMoved(checks, plan)
+		}
+		resp.Diagnostics.Append(checks...)
 	}
 	if len(prior) == 0 && !resp.Diagnostics.HasError() {
 		r.lookUpCreated(ctx, plan, replaced, &resp.Diagnostics)
@@ -334,7 +339,7 @@ func (r *Resource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Obj
 	case settleErr != nil:
 		return state
 	}
-	diags.Append(readBackWarning(strings.ToUpper(op[:1])+op[1:]+"d", r.Type.Describe(plan), err))
+	diags.Append(readBackWarning(upperFirst(op)+"d", r.Type.Describe(plan), err))
 	return r.settledAsPlanned(typ, state, plan)
 }
 
@@ -398,6 +403,7 @@ func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, res
 	obj, err := r.Type.Read(ctx, m, state)
 	if GoneWithParent(err) {
 		// Deleted outside Terraform: the next plan creates it again.
+		r.data.planned.readGone(r.Type.Name, r.claimKey(state))
 		resp.State.RemoveResource(ctx)
 		return
 	}
