@@ -134,6 +134,17 @@ func (m *conn) getSystem(ctx context.Context, name string) (*apm.System, error) 
 	return s, nil
 }
 
+// systemNamed reads the system that a data source's system_name names. That system is not
+// the object the data source reads, so its 404 says that the reference is wrong, naming
+// the attribute and its value, rather than that an object is gone.
+func (m *conn) systemNamed(ctx context.Context, name string) (*apm.System, error) {
+	s, err := m.getSystem(ctx, name)
+	if apm.IsNotFound(err) {
+		return nil, fmt.Errorf("system_name %q: %w (%w)", name, engine.ErrGone, err)
+	}
+	return s, err
+}
+
 // systemName is the current name of the system with the given id: from the directory,
 // else from one list of the systems. A system that does not exist is errGone.
 func (m *conn) systemName(ctx context.Context, id string) (string, error) {

@@ -34,6 +34,13 @@ func (e *accEnv) checkDatasource(name string, check func(d *apm.Datasource) erro
 	}
 }
 
+// onDatabase checks a datasource's database.
+func onDatabase(name string) func(d *apm.Datasource) error {
+	return func(d *apm.Datasource) error {
+		return want(d.DatabaseResourceName == name, "on database %s, want %s", d.DatabaseResourceName, name)
+	}
+}
+
 func poolIs(minSize, maxSize, initial, maxWait int64) func(d *apm.Datasource) error {
 	return func(d *apm.Datasource) error {
 		return want(d.MinPoolSize == minSize && d.MaxPoolSize == maxSize && d.InitialPoolSize == initial && d.MaxWait == maxWait,
@@ -169,6 +176,48 @@ func TestAccDatasource_rotationDatabaseByName(t *testing.T) {
 					"DELETE /databases/{resourceName}": 2, "DELETE /datasources/{resourceName}": 1, "DELETE /datasource": 1,
 					"POST /rest/resource/datasources": 1, "POST /datasource": 1,
 				})),
+		},
+	})
+}
+
+// A datasource naming a database that neither the configuration nor the manager has is
+// refused at plan, naming database_id, its value and what to do, with nothing sent (it
+// was refused by the manager at apply, after the POST). A database this configuration
+// declares, created in the same run, lets it through, and so does one the manager has.
+func TestAccDatasource_unknownDatabaseRefusedAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests the manager received")
+	ds, db, missing, other := env.name("orders-ds"), env.name("orders-db"), env.name("nosuch-db"), env.name("other-db")
+	database := databaseTF(t, db, "10.0.2.15", "password", dbPassword1)
+	env.test([]resource.TestStep{
+		{
+			PreConfig: sim.ResetRequestCounts,
+			Config:    env.config(database + datasourceTF(t, ds, "database_id", missing)),
+			ExpectError: errorMatching("Unknown database", fmt.Sprintf("database_id is %q, but the manager has no database with that resource_name", missing),
+				"this configuration declares none", "database_id = apm_database.example.id", "or correct database_id"),
+		},
+		{
+			PreConfig: func() {
+				if n := env.writes(); n != 0 {
+					t.Errorf("the datasource on a missing database was refused after %d writes, want none", n)
+				}
+				if _, err := env.admin.GetDatasource(env.ctx(), ds); !apm.IsNotFound(err) {
+					t.Errorf("datasource %s: %v, want none", ds, err)
+				}
+			},
+			Config:           env.config(database + datasourceTF(t, ds)),
+			ConfigPlanChecks: applied(creates("apm_database.db"), creates("apm_datasource.ds")),
+			Check:            env.checkDatasource(ds, onDatabase(db)),
+		},
+		{
+			PreConfig: func() {
+				env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: other, DatabaseType: "PostgreSQL", Host: "10.0.0.40", Port: 5432,
+					DatabaseName: "other", UserName: "app", Password: "Sw0rdfish!"}))
+				t.Cleanup(func() { _ = env.admin.DeleteDatabase(env.ctx(), other) })
+			},
+			Config:           env.config(database + datasourceTF(t, ds, "database_id", other)),
+			ConfigPlanChecks: applied(exactActions{"apm_datasource.ds": plancheck.ResourceActionDestroyBeforeCreate}),
+			Check:            env.checkDatasource(ds, onDatabase(other)),
 		},
 	})
 }

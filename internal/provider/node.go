@@ -148,7 +148,7 @@ var newNodeDataSource = engine.NewDataSource(dataSourceType[nodeObject]{
 	Keys:        []string{"system_name", "name"},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*nodeObject, error) {
 		systemName := config.Str("system_name")
-		system, err := m.getSystem(ctx, systemName)
+		system, err := m.systemNamed(ctx, systemName)
 		if err != nil {
 			return nil, err
 		}

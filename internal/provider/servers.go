@@ -604,7 +604,7 @@ func (k *serverKind) dataSource() func() datasource.DataSource {
 		Fields:      k.fields(),
 		Keys:        []string{"system_name", "node_name", "server_id"},
 		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverObject, error) {
-			system, err := m.getSystem(ctx, config.Str("system_name"))
+			system, err := m.systemNamed(ctx, config.Str("system_name"))
 			if err != nil {
 				return nil, err
 			}

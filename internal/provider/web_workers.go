@@ -12,6 +12,8 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -74,7 +76,8 @@ var webWorkersFields = []engine.Field[webPart]{
 			},
 			workerAJPPort: rschema.Int64Attribute{
 				MarkdownDescription: "AJP port the web server forwards to, 1 to 65535. Defaults to the WAS server's `ajp_port` when the worker is added " +
-					"(leaving it out later keeps the recorded value; set it to `apm_was_server.example.ajp_port` to follow the server).",
+					"(leaving it out later keeps the recorded value; set it to `apm_was_server.example.ajp_port` to follow the server). " +
+					"A worker on a WAS server without an AJP port needs it: plan refuses the worker otherwise.",
 				Optional: true, Computed: true, Validators: portValidators(),
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseNonNullStateForUnknown()},
 			},
@@ -98,15 +101,67 @@ var webWorkersType = resourceType[webPart]{
 		"a plan shows the worker that changes by its WAS server's id, and the host and AJP port the manager chose stay recorded per WAS server. " +
 		"The map is authoritative: creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such map; destroying it removes every worker.",
-	Fields:   webWorkersFields,
-	ImportID: webPartIdentity,
-	Describe: func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
-	Create:   setWebWorkers,
-	Read:     readWebWorkers,
-	Update:   func(ctx context.Context, m *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
+	Fields:    webWorkersFields,
+	ImportID:  webPartIdentity,
+	CheckPlan: checkWorkerServers,
+	Describe:  func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
+	Create:    setWebWorkers,
+	Read:      readWebWorkers,
+	Update:    func(ctx context.Context, m *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
 		return onWebServer(ctx, m, state, func(ref apm.ServerRef) error { return m.SetWorkers(ctx, ref, nil) })
 	},
+}
+
+// checkWorkerServers fails the plan of a new worker whose WAS server neither this
+// configuration declares nor the manager has, or has no AJP port where the worker gives
+// none (the manager takes the server's, and refuses a worker without one): the PUT of the
+// workers would fail at apply, after the objects it depends on were written. A worker the
+// state has was accepted with its server, which cannot be deleted while it is a worker.
+// At most one GET per new worker, none for a server planned in this run with a known AJP
+// port.
+func checkWorkerServers(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+	kept := mapElements(prior[webWorkersAttr])
+	declared := mapElements(plan[webWorkersAttr])
+	for _, id := range slices.Sorted(maps.Keys(declared)) {
+		if _, ok := kept[id]; ok {
+			continue
+		}
+		worker := objectAttrs(declared[id])
+		server, planned := engine.PlannedObject(ctx, "apm_was_server", id)
+		if planned && (worker.Known(workerAJPPort) || server.Known("ajp_port")) {
+			continue
+		}
+		if engine.LookupsSkipped(ctx) {
+			continue
+		}
+		at := path.Root(webWorkersAttr).AtMapKey(id)
+		var was *apm.Server
+		err := m.onServerRef(ctx, apm.KindWAS, id, func(ref apm.ServerRef) (err error) {
+			was, err = m.GetServer(ctx, ref)
+			return err
+		})
+		switch {
+		case err == nil:
+			if was.AJPPort == 0 && !worker.Known(workerAJPPort) {
+				diags.AddAttributeError(at, "WAS server without an AJP port", fmt.Sprintf(
+					"The worker %q forwards to WAS server %q on node %q of system %q over AJP, but that server has no AJP port and the worker sets no ajp_port: "+
+						"the manager would refuse the worker. Give the WAS server an ajp_port (in its apm_was_server), or set ajp_port in this worker.",
+					id, was.ServerID, was.NodeName, was.SystemName))
+			}
+		case planned && engine.GoneWithParent(err):
+			// Created in this run, with the AJP port the manager gives it.
+		case engine.GoneWithParent(err):
+			diags.AddAttributeError(at, "Unknown WAS server", fmt.Sprintf(
+				"The worker %q names a WAS server that the manager does not have (%v), and this configuration declares none that the workers refer to. "+
+					"Declare the WAS server in this configuration and key the worker by its id, as in (apm_was_server.example.id) = {}, "+
+					"which also makes Terraform create the server before the workers (a literal key does not); or correct the key, "+
+					"<system_id>/<node>/<server_id> (the data source apm_was_servers lists the manager's WAS servers).", id, err))
+		default:
+			diags.AddAttributeWarning(at, "Could not check the WAS server of worker "+id,
+				engine.Explain(err)+"\n\nApply sends the workers all the same; should the WAS server not exist, it fails naming it.")
+		}
+	}
 }
 
 // webWorkersValue is the workers as a value of the workers attribute.

@@ -366,3 +366,55 @@ func TestAccWebWorkers_terseManagerKeepsApplied(t *testing.T) {
 		},
 	})
 }
+
+// A worker naming a WAS server that neither the configuration nor the manager has, or one
+// with no AJP port when the worker sets none, is refused at plan, naming the worker's key
+// and what to do, with nothing sent (the PUT of the workers was refused by the manager at
+// apply). The worker's own AJP port lets it through, and so does an AJP port that the WAS
+// server gets in the same run.
+func TestAccWebWorkers_unusableServerRefusedAtPlan(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests the manager received")
+	servers := func(wasAJPPort any) string {
+		return tf(t, "web_workers/server_without_ajp.tf", "system_name", env.shop(), "was_ajp_port", wasAJPPort)
+	}
+	worker := func(key hclExpr, ajpPort any) string {
+		return tf(t, "web_workers/one_worker.tf", "key", key, "worker_ajp_port", ajpPort)
+	}
+	noWrites := func() {
+		if n := env.writes(); n != 0 {
+			t.Errorf("an unusable worker was refused after %d writes, want none", n)
+		}
+		sim.ResetRequestCounts()
+	}
+	ownPort := env.webWorkerOf(1, 1)
+	ownPort.AJPPort = 8019
+	env.test([]resource.TestStep{
+		{Config: env.config(servers(hclNull)), ConfigPlanChecks: applied()},
+		{
+			PreConfig: sim.ResetRequestCounts,
+			Config:    env.config(servers(hclNull) + worker(`"${apm_node.app.id}/was-9"`, 8009)),
+			ExpectError: errorMatching("Unknown WAS server", `/app-01/was-9" names a WAS server that the manager does not have`,
+				"Server not found: was-9", "this configuration declares none", "(apm_was_server.example.id) = {}", "or correct the key"),
+		},
+		{
+			PreConfig: noWrites,
+			Config:    env.config(servers(hclNull) + worker("apm_was_server.a.id", hclNull)),
+			ExpectError: errorMatching("WAS server without an AJP port",
+				fmt.Sprintf(`/app-01/was-1" forwards to WAS server "was-1" on node "app-01" of system %q over AJP`, env.shop()),
+				"has no AJP port and the worker sets no ajp_port", "Give the WAS server an ajp_port", "or set ajp_port in this worker"),
+		},
+		{
+			PreConfig:        noWrites,
+			Config:           env.config(servers(hclNull) + worker("apm_was_server.a.id", 8019)),
+			ConfigPlanChecks: applied(creates("apm_web_workers.w")),
+			Check:            env.checkServer(env.shopRef(apm.KindWeb, "web-1"), workersAre(ownPort)),
+		},
+		{Config: env.config(servers(hclNull)), ConfigPlanChecks: applied()},
+		{
+			Config:           env.config(servers(8009) + worker("apm_was_server.a.id", hclNull)),
+			ConfigPlanChecks: applied(updates("apm_was_server.a"), creates("apm_web_workers.w")),
+			Check:            env.checkServer(env.shopRef(apm.KindWeb, "web-1"), workersAre(env.webWorkerOf(1, 1))),
+		},
+	})
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -52,7 +53,7 @@ func Explain(err error) string {
 	case isMissingReference(err):
 		missing, _ := apm.MissingReference(err)
 		return err.Error() + "\n\nThe manager says that " + missing + ", which this refers to, does not exist. Create it first (in the same " +
-			"configuration, refer to its resource, such as apm_database.example.id, so that Terraform creates it first), or correct the reference."
+			"configuration, refer to its resource" + referenceExample(missing) + ", so that Terraform creates it first), or correct the reference."
 	case apm.IsNotFoundAnswer(err):
 		return err.Error() + "\n\nCheck that the endpoint argument (or " + EnvEndpoint + ") is the manager's base URL, without a path prefix it does not have."
 	case apm.IsConflict(err):
@@ -76,6 +77,18 @@ func Explain(err error) string {
 	default:
 		return err.Error()
 	}
+}
+
+// referenceExample is, for the missing object of a NOT_FOUND (`Role "ops"`), an example of
+// a reference to its resource (", such as apm_role.example.id"), so that the advice names
+// the right type; nothing for a kind that is no one resource type (a "Server" of a part).
+func referenceExample(missing string) string {
+	kind, _, _ := strings.Cut(missing, ` "`)
+	switch typ := strings.ReplaceAll(strings.ToLower(kind), " ", "_"); typ {
+	case "database", "datasource", "role", "user", "system", "node", "was_server", "web_server", "session_server":
+		return ", such as apm_" + typ + ".example.id"
+	}
+	return ""
 }
 
 func isMissingReference(err error) bool {

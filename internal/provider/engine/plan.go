@@ -66,6 +66,7 @@ type holder struct {
 	// #<n>" for a create, which no other planning is.
 	owner string
 	what  string // the object as the type describes it
+	plan  Attrs  // what the planning declares
 	// manages is true for a resource with a prior state: it manages its object already.
 	manages bool
 }
@@ -114,7 +115,7 @@ func (p *planned) wasRead(key string) bool {
 // replaces (the second planning of a replacement), or "".
 func (r *Resource[T, C]) claimPlanned(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan, prior Attrs) string {
 	var replaced string
-	me := holder{what: r.Type.Describe(plan)}
+	me := holder{what: r.Type.Describe(plan), plan: plan}
 	switch {
 	case len(prior) > 0:
 		was := r.claimKey(prior)
@@ -155,6 +156,47 @@ func (r *Resource[T, C]) claimPlanned(ctx context.Context, req resource.ModifyPl
 		}
 	}
 	return replaced
+}
+
+// runKey keys, in the context that a type's CheckPlan gets, what the engine knows of the
+// walk being planned (walkView).
+type runKey struct{}
+
+// walkView is what CheckPlan can ask of the walk: a check of a reference to another object
+// must know whether this configuration declares the object, which the manager does not
+// have yet when this run creates it.
+type walkView struct {
+	planned     *planned
+	skipLookups bool
+}
+
+// forCheck is ctx for a type's CheckPlan, with what it can ask of the walk.
+func (p *planned) forCheck(ctx context.Context, skipLookups bool) context.Context {
+	return context.WithValue(ctx, runKey{}, &walkView{planned: p, skipLookups: skipLookups})
+}
+
+// PlannedObject is the plan of the object of type typeName (such as "apm_database") with
+// the import ID importID, when a resource planned earlier in this walk declares it: an
+// object this configuration creates or keeps. Terraform plans a resource after those its
+// configuration refers to, so a reference (apm_database.example.id) is always planned
+// first; an object named by a literal may not be yet. Only the context that CheckPlan gets
+// knows the walk.
+func PlannedObject(ctx context.Context, typeName, importID string) (Attrs, bool) {
+	w, _ := ctx.Value(runKey{}).(*walkView)
+	if w == nil {
+		return nil, false
+	}
+	w.planned.mu.Lock()
+	defer w.planned.mu.Unlock()
+	h, ok := w.planned.held[typeName+" "+importID]
+	return h.plan, ok
+}
+
+// LookupsSkipped reports whether plan must not ask the manager (skip_connection_check):
+// a CheckPlan then leaves to apply what only a read could tell.
+func LookupsSkipped(ctx context.Context) bool {
+	w, _ := ctx.Value(runKey{}).(*walkView)
+	return w != nil && w.skipLookups
 }
 
 // replacingOf is the claimKey that a planning with a prior state left in the private data.

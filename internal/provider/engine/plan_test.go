@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -370,4 +371,55 @@ func missingParent(t *testing.T) error {
 		t.Fatalf("want a missing reference, got %v", err)
 	}
 	return err
+}
+
+// A type's CheckPlan learns from its context what the walk planned before it: the plan of
+// an object that another resource declares (here a thing whose flavor "ref:<name>" refers
+// to another thing), and whether plan may ask the manager. Any other context knows none.
+func TestCheckPlanSeesTheObjectsPlannedBefore(t *testing.T) {
+	type seen struct {
+		port    tftypes.Value
+		planned bool
+		skipped bool
+	}
+	var mu sync.Mutex
+	found := map[string]seen{}
+	typ := thingType()
+	typ.CheckPlan = func(ctx context.Context, _ *thingManager, plan, _ Attrs, _ *diag.Diagnostics) {
+		ref, ok := strings.CutPrefix(plan.Str("flavor"), "ref:")
+		if !ok {
+			return
+		}
+		other, planned := PlannedObject(ctx, "apm_thing", ref)
+		mu.Lock()
+		defer mu.Unlock()
+		found[plan.Str("name")] = seen{port: other["port"], planned: planned, skipped: LookupsSkipped(ctx)}
+	}
+	rig := newPlanRig(t, typ, Settings{}, thing{Name: "kept", Flavor: "a", Port: 70})
+	expectClean(t, "a create", rig.create(map[string]any{"name": "db", "flavor": "a", "port": 80}))
+	kept := rig.value(map[string]any{"name": "kept", "flavor": "a", "port": 70})
+	expectClean(t, "a kept object", rig.plan(kept, map[string]any{"name": "kept", "flavor": "a", "port": 70}, nil))
+	expectClean(t, "a reference to the create", rig.create(map[string]any{"name": "ds", "flavor": "ref:db"}))
+	expectClean(t, "a reference to the kept one", rig.create(map[string]any{"name": "ds2", "flavor": "ref:kept"}))
+	expectClean(t, "a reference to nothing planned", rig.create(map[string]any{"name": "ds3", "flavor": "ref:nosuch"}))
+	want := map[string]seen{
+		"ds":  {port: Int64Value(80), planned: true},
+		"ds2": {port: Int64Value(70), planned: true},
+		"ds3": {},
+	}
+	for name, w := range want {
+		got := found[name]
+		if got.planned != w.planned || got.skipped || (w.planned && !got.port.Equal(w.port)) {
+			t.Errorf("%s: CheckPlan saw planned %v with port %v (lookups skipped %v), want planned %v with port %v", name, got.planned, got.port, got.skipped, w.planned, w.port)
+		}
+	}
+
+	rig = newPlanRig(t, typ, Settings{SkipLookups: true})
+	expectClean(t, "a reference without lookups", rig.create(map[string]any{"name": "ds4", "flavor": "ref:db"}))
+	if !found["ds4"].skipped {
+		t.Error("with skip_connection_check, CheckPlan must learn that plan does not ask the manager")
+	}
+	if _, planned := PlannedObject(context.Background(), "apm_thing", "db"); planned || LookupsSkipped(context.Background()) {
+		t.Error("a context that is not CheckPlan's knows no walk")
+	}
 }

@@ -51,7 +51,9 @@ type ResourceType[T, C any] struct {
 	// Blockers names the objects that still hold this one when delete keeps conflicting.
 	Blockers func(ctx context.Context, m C, state Attrs) ([]string, error)
 	// CheckPlan rejects at plan what the provider can know to be wrong (a reference to a
-	// system that does not exist, say). prior is the state (empty for a create). Optional.
+	// system that does not exist, say). prior is the state (empty for a create). Its ctx
+	// knows the walk: which objects the configuration declares (PlannedObject) and whether
+	// plan may ask the manager (LookupsSkipped). Optional.
 	CheckPlan func(ctx context.Context, m C, plan, prior Attrs, diags *diag.Diagnostics)
 	// Validators check the configuration as a whole (one of two attributes, say). Optional.
 	Validators []resource.ConfigValidator
@@ -221,7 +223,7 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	if r.Type.CheckPlan != nil {
 		var checks diag.Diagnostics
-		r.Type.CheckPlan(ctx, r.data.conn, plan, prior, &checks)
+		r.Type.CheckPlan(r.data.planned.forCheck(ctx, r.data.skipLookups), r.data.conn, plan, prior, &checks)
 		if len(prior) == 0 && replaced == "" {
 			checks = r.worldMoved(checks, plan)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +82,71 @@ func TestFinishingIgnoresCancellationButKeepsItsBound(t *testing.T) {
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		t.Error("a finishing context must have its own bound")
+	}
+}
+
+// answerOf is the client's error for a GET of system "shop" that the manager answers with
+// status and body.
+func answerOf(t *testing.T, status int, body string) error {
+	t.Helper()
+	manager := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}))
+	defer manager.Close()
+	client, err := apm.New(apm.Config{Endpoint: manager.URL, APIKey: "key", MaxRetries: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.GetSystem(context.Background(), "shop")
+	if err == nil {
+		t.Fatal("the GET succeeded")
+	}
+	return err
+}
+
+// Each kind of answer gets its own advice and none of the others': a NOT_FOUND of an object
+// referred to names it, with a reference of its own type where it has one, and never
+// suspects the endpoint; each kind of 409 says what to do about it and never "import".
+func TestExplainKeepsEachAdviceToItsKind(t *testing.T) {
+	const (
+		endpoint = "path prefix"
+		port     = "Choose a free port"
+		inUse    = "Remove them first"
+		exists   = "already exists in the manager"
+	)
+	cases := []struct {
+		name        string
+		status      int
+		body        string
+		want, never []string
+	}{
+		{"missing role", 404, `{"code":"NOT_FOUND","error":"Role not found: ops"}`,
+			[]string{`Role "ops", which this refers to, does not exist`, "apm_role.example.id"}, []string{endpoint, "apm_database", "import"}},
+		{"missing WAS server", 404, `{"code":"NOT_FOUND","error":"WAS server not found: was-1"}`,
+			[]string{`WAS server "was-1", which this refers to`, "apm_was_server.example.id"}, []string{endpoint, "import"}},
+		{"missing server of no one type", 404, `{"code":"NOT_FOUND","error":"Server not found: was-1"}`,
+			[]string{`Server "was-1", which this refers to`, "refer to its resource, so that"}, []string{endpoint, "such as", "import"}},
+		{"not the manager's 404", 404, `<html>Not Found</html>`, []string{endpoint}, []string{"which this refers to", "import"}},
+		{"port in use", 409, `{"code":"CONFLICT","error":"Port 8080 is already used by web-1 on node app-01"}`,
+			[]string{"web-1", port}, []string{"import", inUse, exists, endpoint}},
+		{"in use", 409, `{"code":"CONFLICT","error":"Database orders-db is used by datasource(s) orders-ds; delete them first"}`,
+			[]string{"orders-ds", inUse}, []string{"import", port, exists, endpoint}},
+		{"exists", 409, `{"code":"CONFLICT","error":"System already exists: shop"}`,
+			[]string{exists}, []string{port, inUse, endpoint}},
+	}
+	for _, c := range cases {
+		got := Explain(answerOf(t, c.status, c.body))
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the advice lacks %q:\n%s", c.name, w, got)
+			}
+		}
+		for _, n := range c.never {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: the advice says %q, which does not belong to it:\n%s", c.name, n, got)
+			}
+		}
 	}
 }
