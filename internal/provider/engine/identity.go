@@ -77,18 +77,25 @@ func (r *Resource[T, C]) identify(ctx context.Context, identity *tfsdk.ResourceI
 // string.
 func (id ImportID[C]) identityValues(state tftypes.Value) (map[string]tftypes.Value, bool) {
 	a, err := AttrsOf(state)
-	if err != nil {
+	if err != nil || len(id.missing(a)) > 0 {
 		return nil, false
 	}
 	values := make(map[string]tftypes.Value, len(id.Parts))
 	for _, p := range id.Parts {
-		v, ok := a[p.Attr]
-		if !ok || !v.IsKnown() || v.IsNull() || !v.Type().Is(tftypes.String) {
-			return nil, false
-		}
-		values[p.Attr] = v
+		values[p.Attr] = a[p.Attr]
 	}
 	return values, true
+}
+
+// missing names the identity's attributes that a holds no string for.
+func (id ImportID[C]) missing(a Attrs) []string {
+	var out []string
+	for _, p := range id.Parts {
+		if _, ok := StringOf(a[p.Attr]); !ok {
+			out = append(out, p.Attr)
+		}
+	}
+	return out
 }
 
 // importedBy is what an import names, part by part as Parse returns them, and how

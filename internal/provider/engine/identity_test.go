@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
 
 // nodeStore stands for the manager in the identity tests: nodes by <system id>/<name>,
@@ -288,5 +291,57 @@ func TestImportByIdentityOrIDLeavesTheIdentity(t *testing.T) {
 	resp, err := server.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: "apm_node", Identity: identity("SYS-1/web-01", "web-01")})
 	if err != nil || len(resp.Diagnostics) != 1 || !strings.Contains(resp.Diagnostics[0].Detail, `identity attribute system_id must be <system>, where <system> is the system's name or id; got "SYS-1/web-01"`) {
 		t.Errorf("a malformed identity must be refused naming the attribute and its form: %v %+v", err, resp.Diagnostics)
+	}
+}
+
+// A created object whose identity needs a value only the manager knows (a system's id) is
+// read back again until the read succeeds, since the identity cannot wait for a refresh;
+// when it never does within the create's time, the create fails naming that value. An
+// object whose identity the plan makes is recorded at the first failure, with a warning.
+// (Before, a system whose read-back failed was recorded without its id, and the framework
+// failed the create with "Missing Resource Identity After Create".)
+func TestReadBackWaitsForAnIdentityOnlyTheManagerKnows(t *testing.T) {
+	type system struct{ ID, Name string }
+	fields := []Field[system]{
+		StringField("id", "", func(s *system) string { return s.ID }),
+		StringField("name", "", func(s *system) string { return s.Name }).Input(),
+	}
+	newType := func(failures int, parts ...IDPart[struct{}]) (*Resource[system, struct{}], *int) {
+		reads := 0
+		return &Resource[system, struct{}]{Type: &ResourceType[system, struct{}]{
+			Name: "system", Fields: fields, ImportID: ImportID[struct{}]{Parts: parts},
+			Describe: func(a Attrs) string { return fmt.Sprintf("system %q", a.Str("name")) },
+			Read: func(context.Context, struct{}, Attrs) (*system, error) {
+				reads++
+				if reads <= failures {
+					return nil, &apm.Error{StatusCode: 500, Message: "busy"}
+				}
+				return &system{ID: "SYS-1", Name: "shop"}, nil
+			},
+		}}, &reads
+	}
+	byID := IDPart[struct{}]{Attr: "id", Form: "<system>", FromPlan: "name"}
+	typ := ObjectType(fields)
+	plan := Attrs{"id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "name": str("shop")}
+
+	r, reads := newType(1, byID)
+	state, diags := r.readBack(context.Background(), struct{}{}, typ, plan)
+	a, _ := AttrsOf(state)
+	if len(diags) > 0 || a.Str("id") != "SYS-1" || *reads != 2 {
+		t.Errorf("after a failed read: id %q, %d reads, %v; want SYS-1 from the second read, and no diagnostic", a.Str("id"), *reads, diags)
+	}
+
+	r, _ = newType(1000, byID)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	state, diags = r.readBack(ctx, struct{}{}, typ, plan)
+	if !diags.HasError() || !strings.Contains(diags[0].Detail(), "The object's id, part of its identity") || !strings.Contains(diags[0].Detail(), "untaint") || state.IsNull() {
+		t.Errorf("a read that keeps failing must fail the create, naming the missing id, with the object recorded: %v %v", state, diags)
+	}
+
+	r, reads = newType(1, IDPart[struct{}]{Attr: "name", Form: "<name>"})
+	state, diags = r.readBack(context.Background(), struct{}{}, typ, plan)
+	if diags.HasError() || len(diags) != 1 || *reads != 1 || state.IsNull() {
+		t.Errorf("an identity the plan makes needs no wait: %d reads, %v", *reads, diags)
 	}
 }
