@@ -31,17 +31,30 @@ provider_installation {
 HCL
 export TF_CLI_CONFIG_FILE="$tmp/cli.tfrc"
 
+# validate_with dir [import-file]: the directory's configuration without its import examples, and
+# with the one given. A resource takes one import block, and its examples show two ways (by id and
+# by identity) to import the same resource, so each is validated on its own.
+validate_with() {
+  rm -rf "$tmp/work"
+  mkdir -p "$tmp/work"
+  find "$1" -maxdepth 1 -name '*.tf' ! -name 'import-*.tf' -exec cp {} "$tmp/work/" \;
+  [ -z "${2:-}" ] || cp "$2" "$tmp/work/"
+  if ! (cd "$tmp/work" && "$cli" validate -no-color >"$tmp/out" 2>&1); then
+    echo "examples: ${2:-$1} is not valid:" >&2
+    grep -v '^$' "$tmp/out" | sed 's/^/  /' >&2
+    failed=1
+  fi
+}
+
 failed=0
 count=0
 while IFS= read -r dir; do
   count=$((count + 1))
-  rm -rf "$tmp/work"
-  mkdir -p "$tmp/work"
-  cp "$dir"/*.tf "$tmp/work/"
-  if ! (cd "$tmp/work" && "$cli" validate -no-color >"$tmp/out" 2>&1); then
-    echo "examples: $dir is not valid:" >&2
-    grep -v '^$' "$tmp/out" | sed 's/^/  /' >&2
-    failed=1
+  imports=("$dir"/import-*.tf)
+  if [ -e "${imports[0]}" ]; then
+    for f in "${imports[@]}"; do validate_with "$dir" "$f"; done
+  else
+    validate_with "$dir"
   fi
 done < <(find examples -name '*.tf' -printf '%h\n' | sort -u)
 [ "$count" -gt 0 ] || { echo "examples: no example found" >&2; exit 1; }

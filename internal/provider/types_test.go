@@ -54,6 +54,25 @@ func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 		check("data source", name, s)
 	}
 	check("provider", "apm", resp.Provider)
+	identities, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range identities.Diagnostics {
+		t.Errorf("identity schema diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	for name := range resp.ResourceSchemas {
+		identity, ok := identities.IdentitySchemas[name]
+		if !ok || len(identity.IdentityAttributes) == 0 {
+			t.Errorf("resource %s has no identity", name)
+			continue
+		}
+		for _, a := range identity.IdentityAttributes {
+			if !a.RequiredForImport || a.OptionalForImport || strings.TrimSpace(a.Description) == "" {
+				t.Errorf("resource %s: identity attribute %s must be required for import and described: %+v", name, a.Name, a)
+			}
+		}
+	}
 	sensitive := map[string]bool{}
 	for _, a := range resp.Provider.Block.Attributes {
 		sensitive[a.Name] = a.Sensitive
@@ -82,9 +101,10 @@ func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 		short := strings.TrimPrefix(name, "apm_")
 		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "resource.tf"))
 		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "import.sh"))
+		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "import-by-identity.tf"))
 		page := requireFile(t, filepath.Join("..", "..", "docs", "resources", short+".md"))
-		if !strings.Contains(page, "## Import") {
-			t.Errorf("docs/resources/%s.md has no import section", short)
+		if !strings.Contains(page, "## Import") || !strings.Contains(page, "### Identity Schema") {
+			t.Errorf("docs/resources/%s.md has no import section with the identity schema", short)
 		}
 		if !regexp.MustCompile(`resource\s+"` + name + `"`).MatchString(tests) {
 			t.Errorf("no acceptance test declares resource %s", name)

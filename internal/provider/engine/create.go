@@ -79,14 +79,37 @@ func pause(ctx context.Context, d time.Duration) error {
 // readBack records a created object as the manager reads it back. When that read fails,
 // the object is recorded from the plan (untainted), so that it is neither orphaned nor
 // replaced; the next refresh fills in what only the manager knows.
+//
+// Its identity cannot wait for that refresh: the CLI fixes an object's identity at its
+// create and refuses a different one later, and the framework refuses a create without
+// one. So when a part of the identity is a value only the manager knows (a system's id),
+// the read is tried again until it succeeds or the create's time is up; only then does
+// the create fail, with the object recorded (tainted).
 func (r *Resource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, plan Attrs) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	obj, err := r.Type.Read(ctx, m, plan)
-	if err != nil {
-		diags.Append(readBackWarning("Created", r.Type.Describe(plan), err))
-		return recorded(typ, r.Type.Fields, plan), diags
+	if err == nil {
+		return Flatten(typ, r.Type.Fields, obj, plan), diags
 	}
-	return Flatten(typ, r.Type.Fields, obj, plan), diags
+	state := recorded(typ, r.Type.Fields, plan)
+	unknown := r.Type.ImportID.missing(plan)
+	if len(unknown) == 0 {
+		diags.Append(readBackWarning("Created", r.Type.Describe(plan), err))
+		return state, diags
+	}
+	for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
+		if pause(ctx, wait) != nil {
+			break
+		}
+		if obj, err = r.Type.Read(ctx, m, plan); err == nil {
+			return Flatten(typ, r.Type.Fields, obj, plan), diags
+		}
+	}
+	diags.AddError("Created "+r.Type.Describe(plan)+", but could not read it back", fmt.Sprintf(
+		"%s\n\nThe object's %s, part of its identity, is known only to the manager, and reading it kept failing until timeouts.create ran out. "+
+			"The object is recorded in the state, tainted: the next apply replaces it. To keep it instead, untaint it (terraform untaint, tofu untaint) "+
+			"once the manager answers again; the next refresh then fills in what is missing.", Explain(err), strings.Join(unknown, ", ")))
+	return state, diags
 }
 
 // reconcile finds out what became of a create whose answer was lost. absent is true when

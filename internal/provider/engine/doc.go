@@ -6,7 +6,7 @@
 // exists already: plan.go), create (recording an object whose answer was lost before
 // reading it back, 409 handling, adopt_existing), read (404: gone, only when the manager
 // says so), update, delete (waiting while the manager refuses it with 409 for dependants),
-// import, timeouts, write-only secrets, and the wording of diagnostics. It knows no type: the provider's files declare them (internal/provider),
+// import (by import ID or identity), timeouts, write-only secrets, and the wording of diagnostics. It knows no type: the provider's files declare them (internal/provider),
 // and C is the provider's connection, handed to the calls untouched.
 //
 // # Glossary
@@ -21,8 +21,9 @@
 //   - view: where a field appears (InResource, InDetail, InList).
 //   - role: what the user does with a field: nothing (computed), set it in place, or set
 //     it and replace the object when it changes.
-//   - import ID: the string `terraform import` takes, "/"-separated parts (ImportID);
-//     distinct from Terraform's resource identity.
+//   - import ID: the string `terraform import` takes, "/"-separated parts (ImportID).
+//   - identity: Terraform's resource identity (1.12 and later), which the engine makes of
+//     the attributes the import ID's parts fill and keeps up to date (identity.go).
 //   - blocker: an object that makes the manager refuse a delete with 409 until it is gone.
 //   - recreation: a replacement that keeps the object's identity (a database replaced for a
 //     new password); its delete may set blockers aside and its create restore them
@@ -41,7 +42,9 @@
 //     the object is gone.
 //  4. Declare its data sources with the same field table (DataSourceType, ListDataSourceType).
 //  5. Register them in internal/provider/registry.go.
-//  6. Add examples/resources/apm_<type>/, acceptance tests with testdata/<type>/*.tf,
-//     `make generate`, and a CHANGELOG line; the registry-driven tests then require the
-//     rest (schema descriptions, docs, examples, parity of the field table).
+//  6. Add examples/resources/apm_<type>/ (resource.tf, import.sh, import-by-identity.tf),
+//     acceptance tests with testdata/<type>/*.tf, the type's case of the identity test
+//     (identityCases), `make generate`, and a CHANGELOG line; the registry-driven tests
+//     then require the rest (schema descriptions, docs, examples, identity, parity of the
+//     field table).
 package engine

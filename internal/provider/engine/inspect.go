@@ -39,6 +39,9 @@ func (r *Resource[T, C]) Parity(ctx context.Context) (err error) {
 			}
 		}
 	}
+	if err := identityParity(r.Type.ImportID, r.Type.Fields); err != nil {
+		return err
+	}
 	if len(r.Type.ImportID.Parts) == 0 || r.Type.ImportID.Example == "" {
 		return errors.New("the type declares no import ID with an example")
 	}
@@ -85,4 +88,23 @@ func (r *Resource[T, C]) Exists(ctx context.Context, m C, flat map[string]string
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// CheckIdentity reports whether values, by attribute, make an identity that an import
+// block can give: exactly the identity's attributes, each in the form of its part of the
+// import ID.
+func (r *Resource[T, C]) CheckIdentity(values map[string]string) error {
+	if len(values) != len(r.Type.ImportID.Parts) {
+		return fmt.Errorf("%d attributes, the identity has %d", len(values), len(r.Type.ImportID.Parts))
+	}
+	for _, p := range r.Type.ImportID.Parts {
+		v, ok := values[p.Attr]
+		if !ok {
+			return fmt.Errorf("no attribute %s", p.Attr)
+		}
+		if err := p.check(v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -278,6 +278,7 @@ func checkTimeouts(plan Attrs, diags *diag.Diagnostics) {
 }
 
 func (r *Resource[T, C]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, resp.Identity, &resp.State.Raw)
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
 	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
 	if !ok || resp.Diagnostics.HasError() {
@@ -398,6 +399,7 @@ func (r *Resource[T, C]) withWriteOnly(plan Attrs, config tftypes.Value, diags *
 }
 
 func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, resp.Identity, &resp.State.Raw, &req.State.Raw)
 	m, state, ok := r.begin(req.State.Raw, &resp.Diagnostics)
 	if !ok {
 		return
@@ -419,6 +421,7 @@ func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, res
 }
 
 func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, resp.Identity, &resp.State.Raw)
 	m, plan, ok := r.begin(req.Plan.Raw, &resp.Diagnostics)
 	state, err := AttrsOf(req.State.Raw)
 	if err != nil {
@@ -641,10 +644,9 @@ func (r *Resource[T, C]) blockedError(ctx context.Context, m C, state Attrs, tim
 }
 
 func (r *Resource[T, C]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	title := "Invalid import ID for apm_" + r.Type.Name
-	pieces, err := r.Type.ImportID.Parse(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError(title, "Expected "+strings.TrimPrefix(err.Error(), "expected "))
+	defer r.identify(ctx, resp.Identity, &resp.State.Raw)
+	pieces, id, ok := r.importedBy(req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	m, diags := r.data.Conn()
@@ -656,8 +658,9 @@ func (r *Resource[T, C]) ImportState(ctx context.Context, req resource.ImportSta
 	for i, p := range r.Type.ImportID.Parts {
 		resolved[i] = pieces[i]
 		if p.Resolve != nil {
+			var err error
 			if resolved[i], err = p.Resolve(ctx, m, pieces[i]); err != nil {
-				resp.Diagnostics.AddError("Cannot import apm_"+r.Type.Name+" "+req.ID, Explain(err))
+				resp.Diagnostics.AddError("Cannot import apm_"+r.Type.Name+" "+id, Explain(err))
 				return
 			}
 		}
@@ -665,8 +668,8 @@ func (r *Resource[T, C]) ImportState(ctx context.Context, req resource.ImportSta
 	// Import blocks of one plan are imported by one provider process: a second block
 	// importing the same object would make two resources manage it.
 	if !r.data.importing.claim("apm_" + r.Type.Name + " " + strings.Join(resolved, "/")) {
-		resp.Diagnostics.AddError("Duplicate import of apm_"+r.Type.Name+" "+req.ID, fmt.Sprintf(
-			"The object %q is imported by more than one resource in this configuration. Each object must be managed by one resource; remove one of the import blocks.", req.ID))
+		resp.Diagnostics.AddError("Duplicate import of apm_"+r.Type.Name+" "+id, fmt.Sprintf(
+			"The object %q is imported by more than one resource in this configuration. Each object must be managed by one resource; remove one of the import blocks.", id))
 		return
 	}
 	for i, p := range r.Type.ImportID.Parts {
