@@ -31,7 +31,10 @@ const (
 	envAdopt = "APM_ADOPT_EXISTING"
 )
 
-var _ provider.Provider = (*apmProvider)(nil)
+var (
+	_ provider.Provider              = (*apmProvider)(nil)
+	_ provider.ProviderWithFunctions = (*apmProvider)(nil)
+)
 
 // New returns a constructor for the provider, as providerserver expects.
 func New(version string) func() provider.Provider {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -66,4 +67,10 @@ func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSourc
 		newAnalysisEventsDataSource, newAnalysisEventDataSource,
 		newActionTraceLogsDataSource,
 	}
+}
+
+// Functions are the parse_ and build_ functions of the composite IDs that the resources
+// hand out, made from their import ID declarations.
+func (p *apmProvider) Functions(ctx context.Context) []func() function.Function {
+	return engine.IDFunctions(p.Resources(ctx))
 }

@@ -132,7 +132,7 @@ func (k *serverKind) resource() func() resource.Resource {
 			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
 			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),
 		Fields:        k.fields(),
-		ImportID:      importID{Parts: []idPart{serverNodePart, {Attr: "server_id", Form: "<server_id>"}}, Example: k.example},
+		ImportID:      importID{Parts: []idPart{serverNodePart, {Attr: "server_id", Form: "<server_id>"}}, Example: k.example, Noun: "server"},
 		DeleteTimeout: engine.DefaultDeleteTimeout * 2,
 		Describe:      k.describe,
 		Create:        k.create,

@@ -67,6 +67,7 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 	ImportID: importID{
 		Parts:   []idPart{serverRefPart("was_server_id")},
 		Example: "shop/app-01/was-1",
+		Noun:    "server",
 	},
 	Describe: func(a engine.Attrs) string { return "session clustering of " + wasPartServer(a) },
 	Validators: []resource.ConfigValidator{

@@ -13,6 +13,9 @@ import (
 type ImportID[C any] struct {
 	Parts   []IDPart[C]
 	Example string // a valid import ID, shown in errors and docs
+	// Noun is what the ID identifies, naming its provider functions (parse_<noun>_id);
+	// types whose IDs have one form share one noun. Empty means the type's name.
+	Noun string
 }
 
 // IDPart is one part of an import ID: one "/"-separated piece, or several.
