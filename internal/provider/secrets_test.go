@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -86,13 +87,12 @@ func providerConfig(t testing.TB, endpoint string, settings ...any) string {
 // closedEndpoint is an http:// URL on which nothing listens.
 func closedEndpoint(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
+	// Port 1 (tcpmux, unused in practice): a port freed after a listen on :0 would come from
+	// the ephemeral range, where the apmsim of a test running in parallel may take it.
+	const addr = "127.0.0.1:1"
+	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		_ = c.Close()
+		t.Fatalf("something listens on %s: the test needs a port that refuses connections", addr)
 	}
 	return "http://" + addr
 }
