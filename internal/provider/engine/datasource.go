@@ -44,6 +44,11 @@ type ListDataSourceType[T, C any] struct {
 	// Optional: without it the items keep List's order.
 	SortBy func(*T) string
 	List   func(ctx context.Context, m C, config Attrs) ([]T, error)
+
+	// Imports is the resource type whose objects the items are (its Target), when they
+	// are managed objects: each item then has an import_id, made by that type's ImportID
+	// from the item's fields (discovery.go). Optional.
+	Imports ImportTarget[C]
 }
 
 func NewDataSource[T, C any](t DataSourceType[T, C]) func() datasource.DataSource {
@@ -73,10 +78,16 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 	for name, a := range t.Filters {
 		attributes[name] = a
 	}
+	itemAttributes := dataAttributes(t.Fields, nil, InList)
+	var importID func(*T) tftypes.Value
+	if t.Imports.name != "" {
+		importID = importIDMaker(t.Imports, t.Fields, t.Name)
+		itemAttributes[ImportIDAttr] = dschema.StringAttribute{MarkdownDescription: t.Imports.description(), Computed: true}
+	}
 	attributes[t.ListName] = dschema.ListNestedAttribute{
 		MarkdownDescription: t.ListDescription,
 		Computed:            true,
-		NestedObject:        dschema.NestedAttributeObject{Attributes: dataAttributes(t.Fields, nil, InList)},
+		NestedObject:        dschema.NestedAttributeObject{Attributes: itemAttributes},
 	}
 	return func() datasource.DataSource {
 		return &engineDataSource[C]{
@@ -84,6 +95,8 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
 			public:     t.Public,
 			validators: t.Validators,
+			list:       t.ListName,
+			imports:    t.Imports.name,
 			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
 				objs, err := t.List(ctx, m, config)
 				if err != nil {
@@ -96,7 +109,7 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 				itemType := listType.ElementType.(tftypes.Object)         //nolint:forcetypeassert // of objects
 				items := make([]tftypes.Value, 0, len(objs))
 				for i := range objs {
-					items = append(items, objectValue(itemType, t.Fields, &objs[i]))
+					items = append(items, listItem(itemType, t.Fields, &objs[i], importID))
 				}
 				return Flatten[T](typ, nil, nil, config.With(t.ListName, tftypes.NewValue(listType, items))), nil
 			},
@@ -117,6 +130,10 @@ type engineDataSource[C any] struct {
 	validators []datasource.ConfigValidator
 	data       *Configured[C]
 	read       func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error)
+
+	// list and imports are a list data source's list attribute and the resource type of
+	// its items (Listing).
+	list, imports string
 }
 
 func (d *engineDataSource[C]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
