@@ -36,18 +36,21 @@ func TestAccDataSources_readWhatResourcesCreated(t *testing.T) {
 				// apm_systems: sorted by name, with counts and ids.
 				statecheck.ExpectKnownValue("data.apm_systems.all", systems, knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "name": knownvalue.StringExact(batch), "node_count": knownvalue.Int64Exact(1),
+						"id": knownvalue.NotNull(), "import_id": knownvalue.NotNull(), "name": knownvalue.StringExact(batch), "node_count": knownvalue.Int64Exact(1),
 						"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
 						"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
 					}),
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "name": knownvalue.StringExact(shop), "node_count": knownvalue.Int64Exact(2),
+						"id": knownvalue.NotNull(), "import_id": knownvalue.NotNull(), "name": knownvalue.StringExact(shop), "node_count": knownvalue.Int64Exact(2),
 						"web_count": knownvalue.Int64Exact(0), "app_count": knownvalue.Int64Exact(0),
 						"session_count": knownvalue.Int64Exact(0), "cache_count": knownvalue.Int64Exact(0),
 					}),
 				})),
 				sameAs("data.apm_systems.all", systems.AtSliceIndex(0).AtMapKey("id"), "apm_system.batch", "id"),
 				sameAs("data.apm_systems.all", systems.AtSliceIndex(1).AtMapKey("id"), "apm_system.shop", "id"),
+				// The ID to import a system with is its id.
+				sameAs("data.apm_systems.all", systems.AtSliceIndex(0).AtMapKey("import_id"), "apm_system.batch", "id"),
+				sameAs("data.apm_systems.all", systems.AtSliceIndex(1).AtMapKey("import_id"), "apm_system.shop", "id"),
 
 				// apm_system: id, node count and nodes sorted by name.
 				sameAs("data.apm_system.shop", tfjsonpath.New("id"), "apm_system.shop", "id"),
@@ -64,18 +67,20 @@ func TestAccDataSources_readWhatResourcesCreated(t *testing.T) {
 				// apm_nodes with a filter: only shop's, sorted, every item attribute.
 				statecheck.ExpectKnownValue("data.apm_nodes.shop", nodes, knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact(shop),
+						"id": knownvalue.NotNull(), "import_id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact(shop),
 						"name": knownvalue.StringExact("app-01"), "host_ip": knownvalue.StringExact("10.0.0.12"),
 						"agent_port": knownvalue.Int64Exact(7731), "status": knownvalue.StringExact("running"),
 					}),
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact(shop),
+						"id": knownvalue.NotNull(), "import_id": knownvalue.NotNull(), "system_id": knownvalue.NotNull(), "system_name": knownvalue.StringExact(shop),
 						"name": knownvalue.StringExact("web-01"), "host_ip": knownvalue.StringExact("10.0.0.11"),
 						"agent_port": knownvalue.Int64Exact(7730), "status": knownvalue.StringExact("running"),
 					}),
 				})),
 				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(0).AtMapKey("id"), "apm_node.app", "id"),
 				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("id"), "apm_node.web", "id"),
+				// The ID to import a node with: <system_id>/<name>, its id.
+				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("import_id"), "apm_node.web", "id"),
 				sameAs("data.apm_nodes.shop", nodes.AtSliceIndex(1).AtMapKey("system_id"), "apm_system.shop", "id"),
 
 				// apm_nodes without a filter: every node, sorted by system then name.

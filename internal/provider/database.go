@@ -144,4 +144,5 @@ var newDatabasesDataSource = engine.NewListDataSource(listDataSourceType[apm.Dat
 	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Database, error) {
 		return m.ListDatabases(ctx)
 	},
+	Imports: databaseType.Target(),
 })

@@ -98,7 +98,7 @@ func TestAccDatabase_lifecycle(t *testing.T) {
 				// The demo-less sim has exactly this database.
 				statecheck.ExpectKnownValue("data.apm_databases.all", tfjsonpath.New("databases"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.StringExact(db), "resource_name": knownvalue.StringExact(db),
+						"id": knownvalue.StringExact(db), "resource_name": knownvalue.StringExact(db), "import_id": knownvalue.StringExact(db),
 						"database_type": knownvalue.StringExact("PostgreSQL"), "host": knownvalue.StringExact("10.0.2.15"),
 						"port": knownvalue.Int64Exact(5432), "database_name": knownvalue.StringExact("orders"),
 					}),

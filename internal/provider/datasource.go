@@ -216,4 +216,5 @@ var newDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[apm.D
 	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Datasource, error) {
 		return m.ListDatasources(ctx)
 	},
+	Imports: datasourceType.Target(),
 })

@@ -75,7 +75,7 @@ func TestAccDatasource_lifecycle(t *testing.T) {
 				attrString("apm_datasource.ds", "database_id", dbName),
 				statecheck.ExpectKnownValue("data.apm_datasources.all", tfjsonpath.New("datasources"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.StringExact(ds), "resource_name": knownvalue.StringExact(ds),
+						"id": knownvalue.StringExact(ds), "resource_name": knownvalue.StringExact(ds), "import_id": knownvalue.StringExact(ds),
 						"database_id": knownvalue.StringExact(dbName), poolMin: knownvalue.Int64Exact(1), poolMax: knownvalue.Int64Exact(10),
 					}),
 				})),

@@ -52,7 +52,9 @@ var nodeServerFields = []engine.Field[apm.NodeServer]{
 	engine.StringField("status", "Status of the server, for example `running` or `stopped`.", func(s *apm.NodeServer) string { return s.Status }),
 }
 
-var newNodeResource = engine.NewResource(resourceType[nodeObject]{
+var newNodeResource = engine.NewResource(nodeType)
+
+var nodeType = resourceType[nodeObject]{
 	Name: "node",
 	Description: "A node of a system: a host whose agent the manager talks to. Creating it registers the node (scale-out); destroying it removes the node (scale-in), " +
 		"waiting until the servers on it are gone. Its system is referred to by id, so renaming the system leaves the node alone.",
@@ -100,7 +102,7 @@ var newNodeResource = engine.NewResource(resourceType[nodeObject]{
 		}
 		return names, nil
 	},
-})
+}
 
 // checkNodeSystem fails the plan of a node whose system_id names no system, when the
 // provider has seen all systems (at configure); an id still unknown waits for apply.
@@ -168,6 +170,7 @@ var newNodesDataSource = engine.NewListDataSource(listDataSourceType[nodeObject]
 	Fields:          nodeFields,
 	Filters:         map[string]dschema.Attribute{"system_name": optionalString("Only list the nodes of this system.", systemNameValidators()...)},
 	List:            listNodes,
+	Imports:         nodeType.Target(),
 })
 
 // listNodes lists the nodes (one GET) with their systems' ids (one more).

@@ -46,8 +46,12 @@ func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSourc
 		sessionServerKind.listDataSource(), sessionServerKind.dataSource(),
 		newRegisterableServersDataSource,
 		newContainerServersDataSource,
-		// was_application.go
-		newWASApplicationsDataSource,
+		// the parts of a server and the grants, for adoption: was_application.go,
+		// was_datasource.go, was_session_cluster.go, web_workers.go, web_uri_patterns.go,
+		// web_ssl.go, user_role.go
+		newWASApplicationsDataSource, newWASDatasourcesDataSource, newWASSessionClustersDataSource,
+		newWebWorkersDataSource, newWebURIPatternsDataSource, newWebSSLsDataSource,
+		newUserRolesDataSource,
 		// database.go, datasource.go
 		newDatabasesDataSource, newDatabaseDataSource,
 		newDatasourcesDataSource, newDatasourceDataSource,

@@ -131,4 +131,5 @@ var newRolesDataSource = engine.NewListDataSource(listDataSourceType[apm.Role]{
 	Fields:          roleFields,
 	SortBy:          func(r *apm.Role) string { return r.AuthID },
 	List:            func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Role, error) { return m.ListRoles(ctx) },
+	Imports:         roleType.Target(),
 })

@@ -125,7 +125,12 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 }
 
 func (k *serverKind) resource() func() resource.Resource {
-	return engine.NewResource(resourceType[serverObject]{
+	return engine.NewResource(k.resourceType())
+}
+
+// resourceType is the kind's resource type.
+func (k *serverKind) resourceType() resourceType[serverObject] {
+	return resourceType[serverObject]{
 		Name: k.name,
 		Noun: k.label,
 		Description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
@@ -145,7 +150,7 @@ func (k *serverKind) resource() func() resource.Resource {
 		CheckPlan:     k.checkPlan,
 		Validators:    []resource.ConfigValidator{distinctPorts{k}},
 		Exclusives:    k.portsHeld,
-	})
+	}
 }
 
 // portsHeld are the ports of its node that a server declares. The ports of every kind live
@@ -628,7 +633,8 @@ func (k *serverKind) listDataSource() func() datasource.DataSource {
 			"system_name": optionalString("Only list the servers of this system.", systemNameValidators()...),
 			"node_name":   optionalString("Only list the servers of nodes with this name.", nodeNameValidators()...),
 		},
-		List: k.list,
+		List:    k.list,
+		Imports: k.resourceType().Target(),
 	})
 }
 

@@ -124,6 +124,10 @@ func serverExpect(kind apm.ServerKind, systemID string, s *apm.Server, detail bo
 		"id": systemID + "/" + s.NodeName + "/" + s.ServerID, "node_id": systemID + "/" + s.NodeName,
 		"system_name": s.SystemName, "node_name": s.NodeName, "server_id": s.ServerID, "status": s.Status,
 	}
+	if !detail {
+		// An item of a list, with the ID to import it: the server's id.
+		want["import_id"] = want["id"]
+	}
 	switch kind {
 	case apm.KindWAS:
 		want["http_port"], want["server_type"] = port(s.HTTPPort), string(s.Edition)

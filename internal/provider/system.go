@@ -54,7 +54,9 @@ var systemIdentity = importID{
 	Example: "shop",
 }
 
-var newSystemResource = engine.NewResource(resourceType[apm.System]{
+var newSystemResource = engine.NewResource(systemType)
+
+var systemType = resourceType[apm.System]{
 	Name:          "system",
 	Description:   "A system: a named group of nodes and the servers on them. Changing `name` renames the system in place; nodes refer to it by `id`, which a rename keeps, so they are not touched. Deleting a system waits until its nodes are gone.",
 	Fields:        systemFields,
@@ -82,7 +84,7 @@ var newSystemResource = engine.NewResource(resourceType[apm.System]{
 		}
 		return names, nil
 	},
-})
+}
 
 // readSystem reads the system by its name (one GET). When that name is gone, the system
 // may have been renamed by someone else: it is looked up by its id in one list, so the
@@ -131,4 +133,5 @@ var newSystemsDataSource = engine.NewListDataSource(listDataSourceType[apm.Syste
 	Fields:          systemFields,
 	SortBy:          func(s *apm.System) string { return s.SystemName },
 	List:            func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.System, error) { return m.listSystems(ctx) },
+	Imports:         systemType.Target(),
 })

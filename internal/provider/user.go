@@ -227,4 +227,5 @@ var newUsersDataSource = engine.NewListDataSource(listDataSourceType[userObject]
 		}
 		return out, nil
 	},
+	Imports: userType.Target(),
 })

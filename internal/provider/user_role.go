@@ -7,18 +7,21 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 )
 
-// userGrant is one role granted to one user.
-type userGrant struct{ UserID, RoleID string }
+// userGrant is one role granted to one user; RoleName is the role's name where a list of
+// the user's roles told it.
+type userGrant struct{ UserID, RoleID, RoleName string }
 
 var userRoleFields = []engine.Field[userGrant]{
 	engine.StringField("id", "`<user_id>/<role_id>`.", func(g *userGrant) string { return g.UserID + "/" + g.RoleID }).
-		In(engine.InResource).DerivedFrom(engine.Joined("user_id", "role_id")),
+		In(engine.InResource | engine.InList).DerivedFrom(engine.Joined("user_id", "role_id")),
 	engine.StringField("user_id", "The `user_id` of the user, such as `apm_user.example.id`.",
-		func(g *userGrant) string { return g.UserID }).In(engine.InResource).Replacing().Validate(adminIDValidators()...),
+		func(g *userGrant) string { return g.UserID }).In(engine.InResource | engine.InList).Replacing().Validate(adminIDValidators()...),
 	engine.StringField("role_id", "The `role_id` of the role, such as `apm_role.example.id`.",
-		func(g *userGrant) string { return g.RoleID }).In(engine.InResource).Replacing().Validate(adminIDValidators()...),
+		func(g *userGrant) string { return g.RoleID }).In(engine.InResource | engine.InList).Replacing().Validate(adminIDValidators()...),
+	engine.StringField("role_name", "The role's name (`authNm`).", func(g *userGrant) string { return g.RoleName }).In(engine.InList),
 }
 
 var userRoleType = resourceType[userGrant]{
@@ -55,13 +58,43 @@ var userRoleType = resourceType[userGrant]{
 // readGrant reads the user's roles: the grant is gone when the role is not among them
 // (or the user is gone).
 func readGrant(ctx context.Context, m *conn, a engine.Attrs) (*userGrant, error) {
-	roles, err := m.ListUserRoles(ctx, a.Str("user_id"))
+	userID, roleID := a.Str("user_id"), a.Str("role_id")
+	grants, err := listUserRoles(ctx, m, userID)
 	if err != nil {
 		return nil, err
 	}
-	g := &userGrant{UserID: a.Str("user_id"), RoleID: a.Str("role_id")}
-	if !slices.ContainsFunc(roles, func(r apm.UserRole) bool { return r.AuthID == g.RoleID }) {
-		return nil, fmt.Errorf("user %q does not hold role %q: %w", g.UserID, g.RoleID, engine.ErrGone)
+	i := slices.IndexFunc(grants, func(g userGrant) bool { return g.RoleID == roleID })
+	if i < 0 {
+		return nil, fmt.Errorf("user %q does not hold role %q: %w", userID, roleID, engine.ErrGone)
 	}
-	return g, nil
+	return &grants[i], nil
 }
+
+// listUserRoles is the roles granted to the user userID: one read of the user's roles.
+func listUserRoles(ctx context.Context, m *conn, userID string) ([]userGrant, error) {
+	roles, err := m.ListUserRoles(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	grants := make([]userGrant, 0, len(roles))
+	for _, r := range roles {
+		grants = append(grants, userGrant{UserID: userID, RoleID: r.AuthID, RoleName: r.AuthName})
+	}
+	return grants, nil
+}
+
+var newUserRolesDataSource = engine.NewListDataSource(listDataSourceType[userGrant]{
+	Name:            "user_roles",
+	Description:     "Lists the roles granted to one user, sorted by `role_id`, each with the ID to import its grant as `apm_user_role`. A user without roles lists none.",
+	ListName:        "grants",
+	ListDescription: "The user's grants, one for each role.",
+	Fields:          userRoleFields,
+	Filters: map[string]dschema.Attribute{
+		"user_id": requiredString("The `user_id` of the user whose roles to list, such as `apm_user.example.id` or the `user_id` of an item of `apm_users`.", adminIDValidators()...),
+	},
+	SortBy: func(g *userGrant) string { return g.RoleID },
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]userGrant, error) {
+		return listUserRoles(ctx, m, config.Str("user_id"))
+	},
+	Imports: userRoleType.Target(),
+})

@@ -49,7 +49,7 @@ func TestAccUserRole_lifecycle(t *testing.T) {
 				attrMatches("data.apm_user.a", "created_at", dateRegexp),
 				statecheck.ExpectKnownValue("data.apm_users.all", tfjsonpath.New("users"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"user_id": knownvalue.StringExact(alice), "user_name": knownvalue.StringExact("Alice"),
+						"user_id": knownvalue.StringExact(alice), "user_name": knownvalue.StringExact("Alice"), "import_id": knownvalue.StringExact(alice),
 						"roles": knownvalue.ListExact([]knownvalue.Check{opsRole}),
 					}),
 				})),
@@ -57,7 +57,7 @@ func TestAccUserRole_lifecycle(t *testing.T) {
 					knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("READ"), knownvalue.StringExact("EXECUTE")})),
 				statecheck.ExpectKnownValue("data.apm_roles.all", tfjsonpath.New("roles"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"role_id": knownvalue.StringExact(ops), "name": knownvalue.StringExact("Operators"),
+						"role_id": knownvalue.StringExact(ops), "name": knownvalue.StringExact("Operators"), "import_id": knownvalue.StringExact(ops),
 						"action_types": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("READ"), knownvalue.StringExact("EXECUTE")}),
 					}),
 				})),

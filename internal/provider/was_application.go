@@ -10,7 +10,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -18,7 +17,8 @@ import (
 // Its status and session count are observations (data source apm_was_applications): the
 // resource manages only that it is deployed.
 type wasApplication struct {
-	ServerID, ContextPath string
+	ServerID string
+	apm.ApplicationStatus
 }
 
 var contextPathPattern = regexp.MustCompile(`^/[^\s?#]*$`)
@@ -37,6 +37,9 @@ var wasApplicationFields = []engine.Field[wasApplication]{
 	engine.InputField[wasApplication]("application_name", "Name of the application in the manager. Defaults to the manager's choice "+
 		"(in apmsim: the context path without slashes, `ROOT` for `/`). The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
 		OptionalInput().Replacing().Validate(stringvalidator.LengthAtLeast(1)),
+	engine.StringField("status", "Status of the application as the manager reports it, for example `running` or `stopped`.",
+		func(a *wasApplication) string { return a.Status }).In(engine.InList),
+	engine.Int64Field("sessions", "Number of active HTTP sessions of the application.", func(a *wasApplication) int64 { return a.Sessions }).In(engine.InList),
 }
 
 // contextPathPart is the last part of an application's import ID: the context path, with
@@ -76,26 +79,36 @@ var wasApplicationType = resourceType[wasApplication]{
 	Delete: deleteWASApplication,
 }
 
-// readWASApplication looks the context path up in the server's application statuses.
+// readWASApplication looks the context path up in the server's applications.
 func readWASApplication(ctx context.Context, m *conn, a engine.Attrs) (*wasApplication, error) {
-	app := &wasApplication{ServerID: a.Str("was_server_id"), ContextPath: a.Str("context_path")}
-	deployed, err := wasApplicationDeployed(ctx, m, app.ServerID, app.ContextPath)
+	serverRef, contextPath := a.Str("was_server_id"), a.Str("context_path")
+	apps, err := listWASApplications(ctx, m, serverRef)
 	if err != nil {
 		return nil, err
 	}
-	if !deployed {
-		return nil, fmt.Errorf("no application is deployed at %q on %s: %w", app.ContextPath, wasPartServer(a), engine.ErrGone)
+	i := slices.IndexFunc(apps, func(app wasApplication) bool { return app.ContextPath == contextPath })
+	if i < 0 {
+		return nil, fmt.Errorf("no application is deployed at %q on %s: %w", contextPath, wasPartServer(a), engine.ErrGone)
 	}
-	return app, nil
+	return &apps[i], nil
 }
 
-func wasApplicationDeployed(ctx context.Context, m *conn, serverRef, contextPath string) (bool, error) {
-	var apps []apm.ApplicationStatus
+// listWASApplications is the applications deployed on the WAS server whose id is
+// serverRef, with their status and session count: one read of its application statuses.
+func listWASApplications(ctx context.Context, m *conn, serverRef string) ([]wasApplication, error) {
+	var statuses []apm.ApplicationStatus
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
-		apps, err = m.ApplicationStatuses(ctx, ref)
+		statuses, err = m.ApplicationStatuses(ctx, ref)
 		return err
 	})
-	return slices.ContainsFunc(apps, func(s apm.ApplicationStatus) bool { return s.ContextPath == contextPath }), err
+	if err != nil {
+		return nil, err
+	}
+	apps := make([]wasApplication, 0, len(statuses))
+	for _, s := range statuses {
+		apps = append(apps, wasApplication{ServerID: serverRef, ApplicationStatus: s})
+	}
+	return apps, nil
 }
 
 // deleteWASApplication undeploys the application. "Application not found: <path>" means
@@ -108,45 +121,28 @@ func deleteWASApplication(ctx context.Context, m *conn, state engine.Attrs) erro
 	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}
-	deployed, rerr := wasApplicationDeployed(ctx, m, serverRef, contextPath)
+	apps, rerr := listWASApplications(ctx, m, serverRef)
 	switch {
-	case rerr != nil && engine.IsGone(rerr), rerr == nil && !deployed:
+	case rerr != nil && engine.IsGone(rerr):
+		return nil
+	case rerr == nil && !slices.ContainsFunc(apps, func(app wasApplication) bool { return app.ContextPath == contextPath }):
 		return nil
 	default:
 		return err
 	}
 }
 
-var wasApplicationStatusFields = []engine.Field[apm.ApplicationStatus]{
-	engine.StringField("context_path", "Context path of the application, such as `/shop`.", func(s *apm.ApplicationStatus) string { return s.ContextPath }),
-	engine.StringField("status", "Status of the application as the manager reports it, for example `running` or `stopped`.",
-		func(s *apm.ApplicationStatus) string { return s.Status }),
-	engine.Int64Field("sessions", "Number of active HTTP sessions of the application.", func(s *apm.ApplicationStatus) int64 { return s.Sessions }),
-}
-
-var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[apm.ApplicationStatus]{
-	Name:            "was_applications",
-	Description:     "Lists the applications deployed on one WAS server, with their status and session count, sorted by context path. A server that does not exist lists nothing, with a warning.",
+var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[wasApplication]{
+	Name: "was_applications",
+	Description: "Lists the applications deployed on one WAS server, sorted by context path, with their status and session count, " +
+		"each with the ID to import it as `apm_was_application`. A server without applications lists none; a server that does not exist lists nothing, with a warning.",
 	ListName:        "applications",
 	ListDescription: "The applications deployed on the server.",
-	Fields:          wasApplicationStatusFields,
-	Filters: map[string]dschema.Attribute{
-		"system_name": dschema.StringAttribute{MarkdownDescription: "Name of the server's system.", Required: true, Validators: systemNameValidators()},
-		"node_name":   dschema.StringAttribute{MarkdownDescription: "Name of the server's node.", Required: true, Validators: nodeNameValidators()},
-		"server_id":   dschema.StringAttribute{MarkdownDescription: "The manager's `serverId` of the WAS server.", Required: true, Validators: serverIDValidators()},
+	Fields:          wasApplicationFields,
+	Filters:         wasServerFilter("applications"),
+	SortBy:          func(a *wasApplication) string { return a.ContextPath },
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasApplication, error) {
+		return listWASApplications(ctx, m, config.Str("was_server_id"))
 	},
-	List: listWASApplications,
+	Imports: wasApplicationType.Target(),
 })
-
-func listWASApplications(ctx context.Context, m *conn, config engine.Attrs) ([]apm.ApplicationStatus, error) {
-	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: config.Str("server_id"), NodeName: config.Str("node_name"), SystemName: config.Str("system_name")}
-	apps, err := m.ApplicationStatuses(ctx, ref)
-	if engine.IsGone(err) {
-		return nil, fmt.Errorf("no WAS server %q on node %q of system %q (%v): %w", ref.ServerID, ref.NodeName, ref.SystemName, err, engine.ErrGone)
-	}
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(apps, func(a, b apm.ApplicationStatus) int { return strings.Compare(a.ContextPath, b.ContextPath) })
-	return apps, nil
-}

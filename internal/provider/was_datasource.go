@@ -117,3 +117,35 @@ func detachedAlready(err error, srv *apm.Server, readErr error, name string) err
 	}
 	return err
 }
+
+// listWASDatasources is the datasources attached to the WAS server whose id is serverID:
+// one read of its detail.
+func listWASDatasources(ctx context.Context, m *conn, serverID string) ([]wasDatasource, error) {
+	srv, err := getWASPartServer(ctx, m, serverID)
+	if err != nil {
+		return nil, err
+	}
+	if !srv.Reported.Datasources {
+		return nil, notReportedError(wasServerNamed(serverID), "attached datasources", "apm_was_datasource", serverID+"/orders-ds")
+	}
+	out := make([]wasDatasource, 0, len(srv.Datasources))
+	for _, name := range srv.Datasources {
+		out = append(out, wasDatasource{ServerID: serverID, Name: name})
+	}
+	return out, nil
+}
+
+var newWASDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[wasDatasource]{
+	Name: "was_datasources",
+	Description: "Lists the datasources attached to one WAS server, sorted by name, each with the ID to import its attachment as `apm_was_datasource`. " +
+		"A server without attached datasources lists none.",
+	ListName:        "attachments",
+	ListDescription: "The datasources attached to the server.",
+	Fields:          wasDatasourceFields,
+	Filters:         wasServerFilter("attached datasources"),
+	SortBy:          func(d *wasDatasource) string { return d.Name },
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasDatasource, error) {
+		return listWASDatasources(ctx, m, config.Str("was_server_id"))
+	},
+	Imports: wasDatasourceType.Target(),
+})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 )
 
 // The parts of a WAS server: its session clustering, the datasources attached to it and
@@ -23,8 +24,11 @@ func wasServerRefField[T any](get func(*T) string) engine.Field[T] {
 
 // wasPartServer describes the server of a part in diagnostics: `WAS server "was-1" on
 // node "app-01"`.
-func wasPartServer(a engine.Attrs) string {
-	nodeRef, serverID, _ := splitServerRef(a.Str("was_server_id"))
+func wasPartServer(a engine.Attrs) string { return wasServerNamed(a.Str("was_server_id")) }
+
+// wasServerNamed describes the WAS server whose id is ref in diagnostics.
+func wasServerNamed(ref string) string {
+	nodeRef, serverID, _ := splitServerRef(ref)
 	_, node, _ := splitNodeRef(nodeRef)
 	return fmt.Sprintf("WAS server %q on node %q", serverID, node)
 }
@@ -42,3 +46,17 @@ func getWASPartServer(ctx context.Context, m *conn, serverRef string) (*apm.Serv
 // noUpdate is the update of a part whose every input replaces it: the engine calls it
 // only for what it records without sending (timeouts).
 func noUpdate(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }
+
+// wasServerFilter is the argument of the data sources that list a part of one WAS server.
+func wasServerFilter(parts string) map[string]dschema.Attribute {
+	return map[string]dschema.Attribute{"was_server_id": requiredString(fmt.Sprintf("The `id` of the WAS server whose %s to list, such as `apm_was_server.example.id` "+
+		"or the `id` of an item of `apm_was_servers` (`<system_id>/<node>/<server_id>`).", parts), serverRefValidator{kind: "was"})}
+}
+
+// notReportedError says that a server's detail leaves out the parts a data source lists
+// (an assumption field that a real manager may not send, api/decisions.md): they cannot
+// be listed, but an object whose ID is known can still be imported.
+func notReportedError(server, parts, resourceType, example string) error {
+	return fmt.Errorf("the manager's detail of %s does not report its %s (a field the interface leaves optional, api/decisions.md), "+
+		"so they cannot be listed; import %s with the ID you know, such as %s", server, parts, resourceType, example)
+}

@@ -166,9 +166,16 @@ func TestWASPartsAgainstTheManager(t *testing.T) {
 	if _, err := readWASApplication(ctx, m, app); !engine.IsGone(err) {
 		t.Errorf("read of an application on a server that was deleted: %v, want gone", err)
 	}
-	_, err = listWASApplications(ctx, m, engine.Attrs{"system_name": str(shop), "node_name": str("app-01"), "server_id": str("was-2")})
-	if !engine.IsGone(err) || !strings.Contains(engine.Explain(err), fmt.Sprintf(`no WAS server "was-2" on node "app-01" of system %q`, shop)) {
-		t.Errorf("data source on a server that does not exist: %v, want one that says so", err)
+	// The lists of a server that is gone say so in an error the engine knows for gone with
+	// its parent, whatever the data source makes of it.
+	for what, list := range map[string]func() error{
+		"applications":       func() error { _, err := listWASApplications(ctx, m, server("was-2")); return err },
+		"datasources":        func() error { _, err := listWASDatasources(ctx, m, server("was-2")); return err },
+		"session clustering": func() error { _, err := listWASSessionClusters(ctx, m, server("was-2")); return err },
+	} {
+		if err := list(); !engine.GoneWithParent(err) || !strings.Contains(err.Error(), "was-2") {
+			t.Errorf("the %s of a server that does not exist: %v, want gone, naming the server", what, err)
+		}
 	}
 }
 
@@ -194,5 +201,15 @@ func TestWASPartsOnATerseManager(t *testing.T) {
 	}
 	if err := wasDatasourceType.Delete(ctx, m, ds); err != nil {
 		t.Errorf("detach of a datasource not attached, terse manager: %v", err)
+	}
+	// What the manager does not report cannot be listed: an error that says how to import
+	// anyway, rather than an empty list that says there is nothing to adopt.
+	ref, _ := engine.StringOf(server)
+	if _, err := listWASDatasources(ctx, m, ref); err == nil || !strings.Contains(err.Error(), "does not report its attached datasources") ||
+		!strings.Contains(err.Error(), "import apm_was_datasource with the ID you know, such as "+ref+"/orders-ds") {
+		t.Errorf("list of datasources on a terse manager: %v, want an error that says they are not reported", err)
+	}
+	if _, err := listWASSessionClusters(ctx, m, ref); err == nil || !strings.Contains(err.Error(), "does not report its session clustering") {
+		t.Errorf("list of session clustering on a terse manager: %v, want an error that says it is not reported", err)
 	}
 }

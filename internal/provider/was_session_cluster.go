@@ -7,6 +7,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -44,7 +45,8 @@ var wasSessionClusterFields = []engine.Field[wasSessionCluster]{
 			return tftypes.NewValue(tftypes.String, nil)
 		}
 		return tftypes.NewValue(tftypes.String, c.SecondaryHost)
-	}).ReportedWhen(clusterReported),
+	}).ReportedWhen(clusterReported).
+		WithDataAttribute(dschema.StringAttribute{MarkdownDescription: "Host name or IP address of the secondary session server; null when there is none.", Computed: true}),
 	engine.CustomField("secondary_port", rschema.Int64Attribute{
 		MarkdownDescription: "Port of the secondary session server, 1 to 65535; set it together with `secondary_host`. Updated in place.",
 		Optional:            true, Validators: portValidators(),
@@ -53,7 +55,8 @@ var wasSessionClusterFields = []engine.Field[wasSessionCluster]{
 			return tftypes.NewValue(tftypes.Number, nil)
 		}
 		return engine.Int64Value(c.SecondaryPort)
-	}).ReportedWhen(clusterReported),
+	}).ReportedWhen(clusterReported).
+		WithDataAttribute(dschema.Int64Attribute{MarkdownDescription: "Port of the secondary session server; null when there is none.", Computed: true}),
 }
 
 var wasSessionClusterType = resourceType[wasSessionCluster]{
@@ -148,3 +151,33 @@ func readWASSessionCluster(ctx context.Context, m *conn, a engine.Attrs) (*wasSe
 	c.SessionCluster = *srv.SessionCluster
 	return c, nil
 }
+
+// listWASSessionClusters is the session clustering of the WAS server whose id is
+// serverID, as a list of at most one: one read of its detail.
+func listWASSessionClusters(ctx context.Context, m *conn, serverID string) ([]wasSessionCluster, error) {
+	srv, err := getWASPartServer(ctx, m, serverID)
+	if err != nil {
+		return nil, err
+	}
+	if !srv.Reported.SessionCluster {
+		return nil, notReportedError(wasServerNamed(serverID), "session clustering", "apm_was_session_cluster", serverID)
+	}
+	if srv.SessionCluster == nil {
+		return nil, nil
+	}
+	return []wasSessionCluster{{ServerID: serverID, SessionCluster: *srv.SessionCluster, reported: true}}, nil
+}
+
+var newWASSessionClustersDataSource = engine.NewListDataSource(listDataSourceType[wasSessionCluster]{
+	Name: "was_session_clusters",
+	Description: "Lists the session clustering of one WAS server, with the ID to import it as `apm_was_session_cluster`: " +
+		"one item when the server has session clustering, none when it has not.",
+	ListName:        "session_clusters",
+	ListDescription: "The server's session clustering: at most one.",
+	Fields:          wasSessionClusterFields,
+	Filters:         wasServerFilter("session clustering"),
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasSessionCluster, error) {
+		return listWASSessionClusters(ctx, m, config.Str("was_server_id"))
+	},
+	Imports: wasSessionClusterType.Target(),
+})

@@ -6,6 +6,8 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // The parts of a web server: its load-balancer workers, its URI patterns and its SSL
@@ -32,13 +34,13 @@ type webPart struct {
 func webServerRefField(noun string) engine.Field[webPart] {
 	return engine.StringField("web_server_id", fmt.Sprintf("The `id` of the web server, such as `apm_web_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed. Moving the %s to another web server replaces it.", noun),
-		func(p *webPart) string { return p.ServerID }).In(engine.InResource).Replacing().Validate(serverRefValidator{kind: "web"})
+		func(p *webPart) string { return p.ServerID }).Replacing().Validate(serverRefValidator{kind: "web"})
 }
 
 // webPartIDField is the id of a part: its web server's id.
 func webPartIDField(noun string) engine.Field[webPart] {
 	return engine.StringField("id", fmt.Sprintf("The web server's id, `<system_id>/<node>/<server_id>`: a web server has one %s.", noun),
-		func(p *webPart) string { return p.ServerID }).In(engine.InResource)
+		func(p *webPart) string { return p.ServerID })
 }
 
 // webPartIdentity is the import ID of every part: the web server's.
@@ -69,4 +71,36 @@ func readWebPart(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error)
 		return nil, err
 	}
 	return &webPart{ServerID: a.Str("web_server_id"), Server: *srv}, nil
+}
+
+// webServerFilter is the argument of the data sources that list a part of one web server.
+func webServerFilter(part string) map[string]dschema.Attribute {
+	return map[string]dschema.Attribute{"web_server_id": requiredString(fmt.Sprintf("The `id` of the web server whose %s to list, such as `apm_web_server.example.id` "+
+		"or the `id` of an item of `apm_web_servers` (`<system_id>/<node>/<server_id>`).", part), serverRefValidator{kind: "web"})}
+}
+
+// webPartList is how the list of one part of a web server reads it: what the read finds
+// (read), whether the manager reported it, whether the web server has it, and how
+// diagnostics and the advice to import name it.
+type webPartList struct {
+	read              func(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error)
+	reported, present func(p *webPart) bool
+	what, typeName    string
+}
+
+// list is the part of the web server whose id is serverID, as a list of at most one: one
+// read of its detail.
+func (l webPartList) list(ctx context.Context, m *conn, serverID string) ([]webPart, error) {
+	a := engine.Attrs{"web_server_id": tftypes.NewValue(tftypes.String, serverID)}
+	p, err := l.read(ctx, m, a)
+	if err != nil {
+		return nil, err
+	}
+	if !l.reported(p) {
+		return nil, notReportedError(webPartServer(a), l.what, l.typeName, serverID)
+	}
+	if !l.present(p) {
+		return nil, nil
+	}
+	return []webPart{*p}, nil
 }

@@ -23,7 +23,7 @@ var webSSLFields = append([]engine.Field[webPart]{
 	webServerRefField("SSL set-up"),
 	engine.Int64Field("https_port", "HTTPS port the web server serves on, 1 to 65535. The web server's own `https_port` is this port too: "+
 		"set both to the same value (or this one to `apm_web_server.example.https_port`), or the two resources undo each other's change.",
-		func(p *webPart) int64 { return p.HTTPSPort }).In(engine.InResource).Input().ValidateInt64(portValidators()...),
+		func(p *webPart) int64 { return p.HTTPSPort }).In(engine.InResource | engine.InList).Input().ValidateInt64(portValidators()...),
 	engine.InputField[webPart]("certificate_pem", "The server certificate, PEM-encoded (`-----BEGIN CERTIFICATE-----`), for example `file(\"server.crt\")`. "+
 		"The manager does not report it: state keeps what was applied.", tftypes.String).Validate(pemValidator{kind: "CERTIFICATE"}),
 	engine.InputField[webPart]("ca_chain_pem", "The certificates of the chain above the server certificate, PEM-encoded, one after the other. "+
@@ -108,3 +108,25 @@ func (v pemValidator) ValidateString(_ context.Context, req validator.StringRequ
 			req.Path, v.kind, v.kind))
 	}
 }
+
+// webSSLList lists the SSL set-up of a web server: one when SSL is on.
+var webSSLList = webPartList{
+	read:     readWebPart,
+	reported: func(p *webPart) bool { return p.Reported.SSLEnabled },
+	present:  func(p *webPart) bool { return p.SSLEnabled },
+	what:     "SSL state", typeName: "apm_web_ssl",
+}
+
+var newWebSSLsDataSource = engine.NewListDataSource(listDataSourceType[webPart]{
+	Name: "web_ssls",
+	Description: "Lists the SSL set-up of one web server, with the ID to import it as `apm_web_ssl`: one item when SSL is on, none when it is off. " +
+		"The manager never reports the certificate or the key.",
+	ListName:        "ssl_setups",
+	ListDescription: "The web server's SSL set-up: at most one.",
+	Fields:          webSSLFields,
+	Filters:         webServerFilter("SSL set-up"),
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
+		return webSSLList.list(ctx, m, config.Str("web_server_id"))
+	},
+	Imports: webSSLType.Target(),
+})

@@ -9,6 +9,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -28,7 +29,8 @@ var webURIPatternsFields = []engine.Field[webPart]{
 		Validators: []validator.Set{setvalidator.ValueStringsAre(
 			stringvalidator.RegexMatches(regexp.MustCompile(`^/\S*$`), "must start with / and contain no white space"))},
 	}, stringSetType, func(p *webPart) tftypes.Value { return stringSetValue(p.URIs) }).
-		ReportedWhen(func(p *webPart) bool { return p.Reported.URIs }),
+		ReportedWhen(func(p *webPart) bool { return p.Reported.URIs }).
+		WithDataAttribute(dschema.SetAttribute{MarkdownDescription: "The URI patterns the web server routes to its workers, such as `/api/*`.", ElementType: types.StringType, Computed: true}),
 }
 
 var webURIPatternsType = resourceType[webPart]{
@@ -93,3 +95,25 @@ func changeWebURIPatterns(ctx context.Context, m *conn, a engine.Attrs, have, wa
 		return nil
 	})
 }
+
+// webURIPatternsList lists the URI patterns of a web server: one set when it has any.
+var webURIPatternsList = webPartList{
+	read:     readWebPart,
+	reported: func(p *webPart) bool { return p.Reported.URIs },
+	present:  func(p *webPart) bool { return len(p.URIs) > 0 },
+	what:     "URI patterns", typeName: "apm_web_uri_patterns",
+}
+
+var newWebURIPatternsDataSource = engine.NewListDataSource(listDataSourceType[webPart]{
+	Name: "web_uri_patterns",
+	Description: "Lists the URI patterns of one web server as the set that `apm_web_uri_patterns` manages, with the ID to import it: " +
+		"one item when the web server has URI patterns, none when it has not.",
+	ListName:        "pattern_sets",
+	ListDescription: "The web server's set of URI patterns: at most one.",
+	Fields:          webURIPatternsFields,
+	Filters:         webServerFilter("URI patterns"),
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
+		return webURIPatternsList.list(ctx, m, config.Str("web_server_id"))
+	},
+	Imports: webURIPatternsType.Target(),
+})

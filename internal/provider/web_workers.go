@@ -12,6 +12,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -89,7 +90,7 @@ var webWorkersFields = []engine.Field[webPart]{
 		}},
 		Validators: []validator.Map{mapvalidator.KeysAre(serverRefValidator{kind: "was"})},
 	}, webWorkerMapType, func(p *webPart) tftypes.Value { return webWorkersValue(p.Workers) }).
-		ReportedWhen(func(p *webPart) bool { return p.workersReported }),
+		ReportedWhen(func(p *webPart) bool { return p.workersReported }).WithDataAttribute(webWorkersDataAttribute),
 }
 
 var webWorkersType = resourceType[webPart]{
@@ -291,3 +292,36 @@ func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftyp
 	p.workersReported = true
 	return nil
 }
+
+// webWorkersDataAttribute is the workers attribute of the items of apm_web_workers.
+var webWorkersDataAttribute = dschema.MapNestedAttribute{
+	MarkdownDescription: "The web server's load-balancer workers, keyed by the `id` of the WAS server each forwards to (`<system_id>/<node>/<server_id>`).",
+	Computed:            true,
+	NestedObject: dschema.NestedAttributeObject{Attributes: map[string]dschema.Attribute{
+		workerHost:     dschema.StringAttribute{MarkdownDescription: "Host name or IP address the web server reaches the WAS server at.", Computed: true},
+		workerAJPPort:  dschema.Int64Attribute{MarkdownDescription: "AJP port the web server forwards to.", Computed: true},
+		workerLBFactor: dschema.Int64Attribute{MarkdownDescription: "Load-balancing weight of the worker.", Computed: true},
+	}},
+}
+
+// webWorkersList lists the worker map of a web server: one when it has workers.
+var webWorkersList = webPartList{
+	read:     readWebWorkers,
+	reported: func(p *webPart) bool { return p.workersReported },
+	present:  func(p *webPart) bool { return len(p.Workers) > 0 },
+	what:     "load-balancer workers", typeName: "apm_web_workers",
+}
+
+var newWebWorkersDataSource = engine.NewListDataSource(listDataSourceType[webPart]{
+	Name: "web_workers",
+	Description: "Lists the load-balancer workers of one web server as the worker map that `apm_web_workers` manages, with the ID to import it: " +
+		"one item when the web server has workers, none when it has not.",
+	ListName:        "worker_maps",
+	ListDescription: "The web server's worker map: at most one.",
+	Fields:          webWorkersFields,
+	Filters:         webServerFilter("load-balancer workers"),
+	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
+		return webWorkersList.list(ctx, m, config.Str("web_server_id"))
+	},
+	Imports: webWorkersType.Target(),
+})

@@ -45,6 +45,11 @@ type ListDataSourceType[T, C any] struct {
 	// Optional: without it the items keep List's order.
 	SortBy func(*T) string
 	List   func(ctx context.Context, m C, config Attrs) ([]T, error)
+
+	// Imports is the resource type whose objects the items are (its Target), when they
+	// are managed objects: each item then has an import_id, made by that type's ImportID
+	// from the item's fields (discovery.go). Optional.
+	Imports ImportTarget[C]
 }
 
 // notFoundDescription ends the description of every data source that reads one object.
@@ -90,10 +95,16 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 	for name, a := range t.Filters {
 		attributes[name] = a
 	}
+	itemAttributes := dataAttributes(t.Fields, nil, InList)
+	var importID func(*T) tftypes.Value
+	if t.Imports.name != "" {
+		importID = importIDMaker(t.Imports, t.Fields, t.Name)
+		itemAttributes[ImportIDAttr] = dschema.StringAttribute{MarkdownDescription: t.Imports.description(), Computed: true}
+	}
 	attributes[t.ListName] = dschema.ListNestedAttribute{
 		MarkdownDescription: t.ListDescription,
 		Computed:            true,
-		NestedObject:        dschema.NestedAttributeObject{Attributes: dataAttributes(t.Fields, nil, InList)},
+		NestedObject:        dschema.NestedAttributeObject{Attributes: itemAttributes},
 	}
 	return func() datasource.DataSource {
 		return &engineDataSource[C]{
@@ -101,22 +112,26 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
 			public:     t.Public,
 			validators: t.Validators,
+			list:       t.ListName,
+			imports:    t.Imports.name,
 			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
 				objs, err := t.List(ctx, m, config)
 				if err != nil {
 					return tftypes.Value{}, err
 				}
-				return t.value(typ, config, objs), nil
+				return t.value(typ, config, objs, importID), nil
 			},
 			// What lives under an object that is gone is nothing.
-			absent: func(typ tftypes.Object, config Attrs) (tftypes.Value, string) { return t.value(typ, config, nil), "" },
+			absent: func(typ tftypes.Object, config Attrs) (tftypes.Value, string) {
+				return t.value(typ, config, nil, nil), ""
+			},
 		}
 	}
 }
 
 // value is the state of a list data source: the filters as configured, and the objects,
 // sorted, as the items of the list.
-func (t ListDataSourceType[T, C]) value(typ tftypes.Object, config Attrs, objs []T) tftypes.Value {
+func (t ListDataSourceType[T, C]) value(typ tftypes.Object, config Attrs, objs []T, importID func(*T) tftypes.Value) tftypes.Value {
 	if t.SortBy != nil {
 		slices.SortStableFunc(objs, func(a, b T) int { return strings.Compare(t.SortBy(&a), t.SortBy(&b)) })
 	}
@@ -124,7 +139,7 @@ func (t ListDataSourceType[T, C]) value(typ tftypes.Object, config Attrs, objs [
 	itemType := listType.ElementType.(tftypes.Object)         //nolint:forcetypeassert // of objects
 	items := make([]tftypes.Value, 0, len(objs))
 	for i := range objs {
-		items = append(items, objectValue(itemType, t.Fields, &objs[i]))
+		items = append(items, listItem(itemType, t.Fields, &objs[i], importID))
 	}
 	return Flatten[T](typ, nil, nil, config.With(t.ListName, tftypes.NewValue(listType, items)))
 }
@@ -145,6 +160,9 @@ type engineDataSource[C any] struct {
 	// absent is the state when the object read looks for, or its parent, is gone, with
 	// the id it made up for it, if any (world_moved.go).
 	absent func(typ tftypes.Object, config Attrs) (tftypes.Value, string)
+	// list and imports are a list data source's list attribute and the resource type of
+	// its items (Listing).
+	list, imports string
 }
 
 func (d *engineDataSource[C]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

@@ -29,8 +29,6 @@ resource "apm_was_application" "shop" {
 }
 
 data "apm_was_applications" "was1" {
-  system_name = var.system_name
-  node_name   = "app-01"
-  server_id   = apm_was_server.a.server_id
-  depends_on  = [apm_was_application.shop]
+  was_server_id = apm_was_server.a.id
+  depends_on    = [apm_was_application.shop]
 }
