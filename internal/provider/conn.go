@@ -19,6 +19,8 @@ type conn struct {
 	systems *systemDirectory
 	// seats are the load balancers that WAS servers deleted in this run left.
 	seats *seats
+	// balancers orders the writes of each web server's workers (servers.go).
+	balancers *balancerLocks
 	// zone is the time_zone setting: the manager's times carry none, and are read in it.
 	zone *time.Location
 	// aside is what the deletes of replacements set aside for the creates that follow.
@@ -34,7 +36,7 @@ func (m *conn) timeZone() *time.Location {
 }
 
 func newConn(client *apm.Client) *conn {
-	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}, aside: newAsideRegistry()}
+	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}, balancers: &balancerLocks{}, aside: newAsideRegistry()}
 }
 
 // systemDirectory maps system ids to their current names, as last seen by any read of a

@@ -110,7 +110,10 @@ var webWorkersType = resourceType[webPart]{
 	Read:      readWebWorkers,
 	Update:    func(ctx context.Context, m *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return onWebServer(ctx, m, state, func(ref apm.ServerRef) error { return m.SetWorkers(ctx, ref, nil) })
+		return onWebServer(ctx, m, state, func(ref apm.ServerRef) error {
+			defer m.balancers.lock(ref)()
+			return m.SetWorkers(ctx, ref, nil)
+		})
 	},
 }
 
@@ -207,6 +210,7 @@ func setWebWorkers(ctx context.Context, m *conn, plan engine.Attrs) error {
 		}
 	}
 	return onWebServer(ctx, m, plan, func(ref apm.ServerRef) error {
+		defer m.balancers.lock(ref)()
 		return missingWorkerError(m.SetWorkers(ctx, ref, workers), workers)
 	})
 }
