@@ -76,6 +76,9 @@ header "Starting apmsim (HTTPS, random admin key, empty seed)"
 APM_API_KEY="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 [ ${#APM_API_KEY} -eq 32 ] || die "could not generate a key"
 export APM_API_KEY
+# The log exists before apmsim starts: the wait below reads it at once, possibly before the
+# background job has opened it.
+: >"$demo/apmsim.log"
 APMSIM_ADMIN_KEY="$APM_API_KEY" "$build/apmsim" \
   --addr 127.0.0.1:0 --ca-out "$demo/ca.pem" --seed empty >"$demo/apmsim.log" 2>&1 &
 sim_pid=$!
