@@ -4,9 +4,14 @@
 # provider (dev_overrides, no registry, no init), checks that a refresh-only plan finds no drift, renames
 # the system in HCL (1 to change; the nodes refer to the system by id and are not touched), checks for
 # drift again, changes a node behind the CLI's back, shows that a plan detects the drift and destroys
-# it all. Then it applies examples/topology (servers and their parts), stops a WAS server behind the
-# CLI's back, shows the drift in a plan, repairs it with apply, destroys everything and stops apmsim.
-# The CLI is the `terraform` on PATH when there is one, else OpenTofu 1.12.6 from scripts/install-clis.sh.
+# it all. Then it applies examples/topology (servers and their parts, a database with a write-only
+# password and its datasource), stops a WAS server behind the CLI's back, shows the drift in a plan,
+# repairs it with apply, and applies day two (examples/topology/day-two.tfvars) in one apply: a scale-in
+# (was-2 and its worker go), a replacement (was-3 becomes Enterprise) and a database password rotation.
+# It asserts on the JSON plan what day two does and on the manager's API that it was done, checks for
+# drift, destroys everything and stops apmsim.
+# The CLI is the `terraform` on PATH when there is one, else OpenTofu 1.12.6 from scripts/install-clis.sh;
+# the topology's write-only password needs Terraform 1.11 or later, or OpenTofu 1.11 or later.
 # DEMO_CLI=/abs/path/to/tofu-or-terraform picks one explicitly.
 set -euo pipefail
 
@@ -26,12 +31,6 @@ export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 color=()
 [ -t 1 ] || color=(-no-color)
 
-header "Building the provider and apmsim into .build/"
-mkdir -p "$build"
-go build -o "$build/terraform-provider-apm" .
-go build -o "$build/apmsim" ./cmd/apmsim
-echo "built .build/terraform-provider-apm and .build/apmsim"
-
 if [ -n "${DEMO_CLI:-}" ]; then
   cli="$DEMO_CLI"
 elif cli="$(command -v terraform)"; then
@@ -43,6 +42,23 @@ fi
 [ -x "$cli" ] || die "CLI not found or not executable: $cli"
 cli_name="$("$cli" version 2>/dev/null | sed -n 1p)" || die "$cli does not run"
 echo "CLI: $cli_name ($cli)"
+# examples/topology gives the database password as a write-only attribute, which came with Terraform
+# 1.11 and OpenTofu 1.11: an older CLI would fail only midway through the demo, so stop here.
+cli_version="$(printf '%s\n' "$cli_name" | sed -n 's/^\(Terraform\|OpenTofu\) v\([0-9][0-9]*\)\.\([0-9][0-9]*\)\..*/\2 \3/p')"
+[ -n "$cli_version" ] || die "cannot tell the version of $cli from \"$cli_name\": the demo needs Terraform or OpenTofu"
+read -r cli_major cli_minor <<<"$cli_version"
+if [ "$cli_major" -lt 1 ] || { [ "$cli_major" -eq 1 ] && [ "$cli_minor" -lt 11 ]; }; then
+  die "$cli_name is too old for examples/topology, whose database password is write-only (password_wo):" \
+    "that needs Terraform 1.11 or later, or OpenTofu 1.11 or later. Put one on PATH as terraform, or set" \
+    "DEMO_CLI=/absolute/path/to/it (scripts/install-clis.sh tofu builds OpenTofu 1.12.6 into .clis/tofu)"
+fi
+
+header "Building the provider and apmsim into .build/"
+mkdir -p "$build"
+go build -o "$build/terraform-provider-apm" .
+go build -o "$build/apmsim" ./cmd/apmsim
+echo "built .build/terraform-provider-apm and .build/apmsim"
+
 # Global options go right after the subcommand, before any positional argument such as a plan file.
 tf() {
   local sub="$1"
@@ -60,6 +76,9 @@ header "Starting apmsim (HTTPS, random admin key, empty seed)"
 APM_API_KEY="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 [ ${#APM_API_KEY} -eq 32 ] || die "could not generate a key"
 export APM_API_KEY
+# The log exists before apmsim starts: the wait below reads it at once, possibly before the
+# background job has opened it.
+: >"$demo/apmsim.log"
 APMSIM_ADMIN_KEY="$APM_API_KEY" "$build/apmsim" \
   --addr 127.0.0.1:0 --ca-out "$demo/ca.pem" --seed empty >"$demo/apmsim.log" 2>&1 &
 sim_pid=$!
@@ -149,6 +168,19 @@ expect_no_drift() {
 }
 expect_no_drift "after the first apply"
 
+# plan_actions PLANFILE: the planned actions of the managed resources of a saved plan, from its JSON
+# (no jq: grep, sed and awk), one line each: the address, a space, the actions joined by commas, as in
+#   apm_was_server.this["was-3"] delete,create
+plan_actions() {
+  "$cli" show -json "$1" >"$1.json"
+  # Only the resource_changes: resource_drift has the same shape. Each change holds its address, mode
+  # and actions before the first brace.
+  sed -e 's/.*"resource_changes":\[//' -e 's/\],"output_changes":.*//' -e 's/\],"prior_state":.*//' "$1.json" |
+    grep -o '"address":"\([^"\\]\|\\.\)*"[^{}]*"mode":"managed"[^{}]*"change":{"actions":\[[^]]*\]' |
+    sed 's/^"address":"\(\([^"\\]\|\\.\)*\)".*"actions":\[\([^]]*\)\]$/\3 \1/' |
+    awk '{ actions = $1; gsub(/"/, "", actions); sub(/^[^ ]* /, ""); gsub(/\\"/, "\""); print $0 " " actions }' || true
+}
+
 old_name="$("$cli" output -raw system_name)"
 new_name="quickstart-v2"
 system_id="$("$cli" output -raw system_id)"
@@ -157,15 +189,10 @@ vars=(-var "system_name=$new_name")
 
 header "$cli_name plan -out (rename the system in HCL: $old_name -> $new_name; expect 1 to change, 0 to add, 0 to destroy)"
 tf plan -input=false -out="$demo/rename.tfplan" "${vars[@]}"
-# Count the planned actions of the managed resources in the JSON plan (no jq: grep and sed).
-"$cli" show -json "$demo/rename.tfplan" >"$demo/rename.json"
-sed -e 's/.*"resource_changes":\[//' -e 's/\],"output_changes":.*//' -e 's/\],"prior_state":.*//' \
-  "$demo/rename.json" |
-  grep -o '"mode":"managed"[^{}]*"change":{"actions":\[[^]]*\]' |
-  sed 's/.*"actions":\[\([^]]*\)\]/\1/' >"$demo/rename.actions" || true
-to_change="$(grep -cx '"update"' "$demo/rename.actions" || true)"
-to_add="$(grep -c '"create"' "$demo/rename.actions" || true)"
-to_destroy="$(grep -c '"delete"' "$demo/rename.actions" || true)"
+plan_actions "$demo/rename.tfplan" >"$demo/rename.actions"
+to_change="$(grep -c ' update$' "$demo/rename.actions" || true)"
+to_add="$(grep -cE ' (.*,)?create(,|$)' "$demo/rename.actions" || true)"
+to_destroy="$(grep -cE ' (.*,)?delete(,|$)' "$demo/rename.actions" || true)"
 echo "planned actions of managed resources: $to_change to change, $to_add to add, $to_destroy to destroy"
 [ "$to_change" -eq 1 ] && [ "$to_add" -eq 0 ] && [ "$to_destroy" -eq 0 ] ||
   die "the rename should change exactly 1 resource (the system) and add or destroy none"
@@ -218,19 +245,20 @@ url = "$url$path${sep}key=$APM_API_KEY"
 CURL
 }
 
-header "Topology (examples/topology): the datasource orders-ds that the WAS servers attach, made on the manager's API"
-api POST /rest/resource/databases \
-  '{"resourceName":"orders-db","databaseType":"PostgreSQL","host":"10.0.1.30","port":5432,"databaseName":"orders","userName":"shop","password":"Demo-only-1"}'
-api POST /rest/resource/datasources '{"resourceName":"orders-ds","databaseResourceName":"orders-db"}'
-echo "database orders-db and datasource orders-ds created"
-
 cd "$demo"
 mkdir -p topology
 cp -R "$repo/examples/topology/." topology/
 cd topology
 vars=()
 
-header "$cli_name apply -auto-approve (examples/topology: 3 nodes; a web server with workers to two WAS servers; session clustering, a datasource and an application on each)"
+# The database password is write-only: the CLI passes it to the provider, which sends it to the
+# manager, and neither the plan nor the state holds it. A secret store would give it as the variable;
+# here a fresh random one each time (letter, digit and special character, as the manager requires).
+new_password() { printf 'Demo-%s-1' "$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"; }
+TF_VAR_database_password="$(new_password)"
+export TF_VAR_database_password
+
+header "$cli_name apply -auto-approve (examples/topology: 4 nodes; a web server with workers to three WAS servers; session clustering, the datasource and an application on each; the database and the datasource)"
 tf apply -auto-approve -input=false
 expect_no_drift "after applying the topology"
 
@@ -260,7 +288,93 @@ grep -q '"status":"running"' "$demo/api.json" || die "was-1 is not running after
 echo "was-1 is running again"
 expect_no_drift "after the repair"
 
-header "$cli_name destroy -auto-approve (the topology: parts first, then servers stopped and uninstalled, nodes, system)"
-tf destroy -auto-approve -input=false
+# Day two, one commit and one apply: day-two.tfvars drops was-2 (scale-in), makes was-3 Enterprise
+# (a replacement) and raises database_password_version with a new password (a rotation).
+header "Day two: the variables of examples/topology/day-two.tfvars"
+grep -v '^#' day-two.tfvars | sed '/^$/d'
+TF_VAR_database_password="$(new_password)"
+vars=(-var-file=day-two.tfvars)
 
-header "Demo finished: apply, no false drift, rename in place, drift detection and repair, and destroy worked against apmsim at $url"
+header "$cli_name plan -out -var-file=day-two.tfvars (expect was-2 and its parts deleted, was-3 and its parts replaced, the workers updated, the database, datasource and attachments replaced)"
+tf plan -input=false -out="$demo/day-two.tfplan" "${vars[@]}"
+plan_actions "$demo/day-two.tfplan" >"$demo/day-two.actions"
+# Every change the plan makes, and nothing else: a server replaced is deleted before its successor is
+# created (the manager's server ids are unique on a node), as are the database and the datasource.
+sort >"$demo/day-two.expected" <<'ACTIONS'
+apm_was_server.this["was-2"] delete
+apm_was_session_cluster.this["was-2"] delete
+apm_was_datasource.orders["was-2"] delete
+apm_was_application.shop["was-2"] delete
+apm_was_server.this["was-3"] delete,create
+apm_was_session_cluster.this["was-3"] delete,create
+apm_was_datasource.orders["was-3"] delete,create
+apm_was_application.shop["was-3"] delete,create
+apm_web_workers.front update
+apm_database.orders delete,create
+apm_datasource.orders delete,create
+apm_was_datasource.orders["was-1"] delete,create
+ACTIONS
+grep -v ' no-op$' "$demo/day-two.actions" | sort >"$demo/day-two.planned" || true
+echo "planned actions of managed resources (JSON plan), other than no-op:"
+sed 's/^/  /' "$demo/day-two.planned"
+if ! diff -u "$demo/day-two.expected" "$demo/day-two.planned" >"$demo/day-two.diff"; then
+  cat "$demo/day-two.diff" >&2
+  die "the day-two plan does not do what day-two.tfvars asks (- expected, + planned)"
+fi
+echo "as expected: scale-in of was-2, replacement of was-3, rotation of the database password"
+
+header "$cli_name apply (the saved day-two plan: one apply, no wait on the manager's refusals)"
+tf apply -input=false "$demo/day-two.tfplan"
+
+header "Checking day two on the manager's API"
+system_name="$("$cli" output -raw system_name)"
+was() { printf '/rest/was/servers/%s/nodes/%s/systems/%s' "$1" "$2" "$system_name"; }
+code="$(curl -sS --cacert "$demo/ca.pem" -o "$demo/api.json" -w '%{http_code}' -K - <<CURL
+url = "$url$(was was-2 app-02)?key=$APM_API_KEY"
+CURL
+)"
+[ "$code" = 404 ] || die "GET $(was was-2 app-02) answered $code, want 404: was-2 is not gone"
+echo "was-2: gone (404)"
+for server in was-1:app-01:S was-3:app-03:E; do
+  IFS=: read -r id node type <<<"$server"
+  api GET "$(was "$id" "$node")"
+  grep -q '"status":"running"' "$demo/api.json" && grep -q "\"serverType\":\"$type\"" "$demo/api.json" &&
+    grep -q '"datasources":\["orders-ds"\]' "$demo/api.json" ||
+    die "$id is not running as type $type with orders-ds attached: $(cat "$demo/api.json")"
+  echo "$id: running, type $type, datasource orders-ds attached"
+done
+api GET "/rest/web/servers/web-1/nodes/web-01/systems/$system_name"
+workers="$(sed -n 's/.*"workers":\[\([^]]*\)\].*/\1/p' "$demo/api.json" |
+  grep -o '"serverId":"[^"]*","nodeName":"[^"]*"' | sed 's/"serverId":"\([^"]*\)","nodeName":"\([^"]*\)"/\1@\2/' | sort | tr '\n' ' ' || true)"
+[ "$workers" = "was-1@app-01 was-3@app-03 " ] && grep -q '"status":"running"' "$demo/api.json" ||
+  die "web-1 should be running with the workers was-1 and was-3: $(cat "$demo/api.json")"
+echo "web-1: running, workers ${workers% }"
+# The manager never reports a password; its action trace log shows that the database was created again.
+api GET /rest/admin/actionTraceLogList
+creates="$(grep -o '"action":"POST /rest/resource/databases","targetName":"[^"]*","result":"SUCCESS"' "$demo/api.json" | wc -l || true)"
+deletes="$(grep -o '"action":"DELETE /rest/resource/databases/orders-db","targetName":"[^"]*","result":"SUCCESS"' "$demo/api.json" | wc -l || true)"
+[ "$creates" -eq 2 ] && [ "$deletes" -eq 1 ] ||
+  die "the action trace log shows $creates database creates and $deletes deletes of orders-db, want 2 and 1 (the rotation)"
+echo "orders-db: deleted and created again with the new password (action trace log)"
+
+expect_no_drift "after day two"
+header "$cli_name plan -detailed-exitcode -var-file=day-two.tfvars (expect nothing to do: exit status 0)"
+rc=0
+tf plan -detailed-exitcode -input=false "${vars[@]}" || rc=$?
+case "$rc" in
+  0) echo; echo "plan exit status 0: day two is done" ;;
+  2) die "the plan after day two still has changes" ;;
+  *) die "plan failed (exit status $rc)" ;;
+esac
+
+header "$cli_name destroy -auto-approve (the topology: parts first, then servers stopped and uninstalled, nodes, system)"
+tf destroy -auto-approve -input=false "${vars[@]}"
+api GET /rest/systems
+grep -q '"systems":\[\]' "$demo/api.json" || die "systems left after the destroy: $(cat "$demo/api.json")"
+api GET /rest/resource/databases
+grep -q '"databases":\[\]' "$demo/api.json" || die "databases left after the destroy: $(cat "$demo/api.json")"
+api GET /rest/resource/datasources
+grep -q '"datasources":\[\]' "$demo/api.json" || die "datasources left after the destroy: $(cat "$demo/api.json")"
+echo "the manager holds no system, database or datasource"
+
+header "Demo finished: apply, no false drift, rename in place, drift detection and repair, a day-two change (scale-in, replacement and password rotation in one apply), and destroy worked against apmsim at $url"

@@ -1,16 +1,24 @@
-# Topology: a web server balancing over two WAS servers that share their HTTP sessions
-# through two session servers, each WAS server with a datasource and the shop application.
+# Topology: a web server balancing over three WAS servers that share their HTTP sessions
+# through two session servers, each WAS server with the shop application and the datasource
+# orders-ds, a connection pool on the database orders-db, both managed here.
 #
-#   web-01:  apm_web_server "web-1" --workers--> was-1 (app-01), was-2 (app-02)
+#   web-01:  apm_web_server "web-1" --workers--> was-1, was-2, was-3
 #   app-01:  apm_was_server "was-1", apm_session_server "session-1" (primary)
 #   app-02:  apm_was_server "was-2", apm_session_server "session-2" (secondary)
+#   app-03:  apm_was_server "was-3"
+#   apm_database "orders-db" <- apm_datasource "orders-ds" <- attached to each WAS server
 #
-# Connection settings come from the environment (APM_ENDPOINT, APM_API_KEY,
-# APM_CA_CERT_PEM), as in examples/quickstart. `make demo` applies this configuration,
-# stops was-1 behind Terraform's back, shows the drift in a plan, and repairs it.
+# Day two (day-two.tfvars, one apply): was-2 goes (scale-in: the server and its worker),
+# was-3 is replaced by an Enterprise edition, and the database password is rotated.
+#
+# The database password is write-only (Terraform 1.11 or later, or OpenTofu): give it as
+# TF_VAR_database_password. Connection settings come from the environment (APM_ENDPOINT,
+# APM_API_KEY, APM_CA_CERT_PEM), as in examples/quickstart. `make demo` applies this
+# configuration, stops was-1 behind Terraform's back, shows the drift in a plan and repairs
+# it, then applies day-two.tfvars.
 
 terraform {
-  required_version = ">= 1.5.0"
+  required_version = ">= 1.11.0"
 
   required_providers {
     apm = {
@@ -35,8 +43,7 @@ resource "apm_node" "this" {
 }
 
 locals {
-  # Which node each WAS server and each session server runs on.
-  was_nodes     = { "was-1" = "app-01", "was-2" = "app-02" }
+  # Which node each session server runs on.
   session_nodes = { "session-1" = "app-01", "session-2" = "app-02" }
 }
 
@@ -50,16 +57,20 @@ resource "apm_session_server" "this" {
   state       = "running"
 }
 
+# One per entry of var.was_servers: removing an entry removes the server and its worker
+# in one apply (the delete takes the server out of the web server's workers first);
+# changing its node or edition replaces it, and its parts with it.
 resource "apm_was_server" "this" {
-  for_each = local.was_nodes
+  for_each = var.was_servers
 
   # The node's id (<system_id>/<node>): renaming the system leaves the servers alone.
-  node_id   = apm_node.this[each.value].id
-  server_id = each.key
-  mode      = "install"
-  http_port = 8080
-  ajp_port  = 8009
-  java_home = "/usr/lib/jvm/java-17"
+  node_id     = apm_node.this[each.value.node].id
+  server_id   = each.key
+  mode        = "install"
+  server_type = each.value.server_type
+  http_port   = 8080
+  ajp_port    = 8009
+  java_home   = "/usr/lib/jvm/java-17"
 
   # Apply starts the server and waits until the manager reports it running; a server
   # stopped outside Terraform shows in the next plan, and apply starts it again.
@@ -82,11 +93,34 @@ resource "apm_was_session_cluster" "this" {
   secondary_port = apm_session_server.this["session-2"].server_port
 }
 
+# The manager cannot change a database: a new database_password_version replaces it, and
+# with it the datasource and the attachments below, in one apply (guide "Rotating passwords").
+resource "apm_database" "orders" {
+  resource_name       = var.database_resource_name
+  database_type       = "PostgreSQL"
+  host                = "10.0.1.30"
+  port                = 5432
+  database_name       = "orders"
+  user_name           = "shop"
+  password_wo         = var.database_password
+  password_wo_version = var.database_password_version
+}
+
+# By the database's id: Terraform replaces the datasource with the database.
+resource "apm_datasource" "orders" {
+  resource_name = var.datasource_name
+  database_id   = apm_database.orders.id
+  min_pool_size = 2
+  max_pool_size = 20
+}
+
+# Attached to each WAS server by the datasource's name, its id: Terraform replaces the
+# attachments with the datasource, so the plan of a rotation shows every change.
 resource "apm_was_datasource" "orders" {
   for_each = apm_was_server.this
 
   was_server_id   = each.value.id
-  datasource_name = var.datasource_name
+  datasource_name = apm_datasource.orders.id
 }
 
 resource "apm_was_application" "shop" {

@@ -5,12 +5,26 @@ variable "system_name" {
 }
 
 variable "nodes" {
-  description = "The nodes of the system: name => host IP address. The topology uses web-01, app-01 and app-02."
+  description = "The nodes of the system: name => host IP address. The web server runs on web-01, the session servers on app-01 and app-02."
   type        = map(string)
   default = {
     "web-01" = "10.0.1.10"
     "app-01" = "10.0.1.21"
     "app-02" = "10.0.1.22"
+    "app-03" = "10.0.1.23"
+  }
+}
+
+variable "was_servers" {
+  description = "The WAS servers, by serverId: the node each runs on (one of var.nodes) and its edition, Standard or Enterprise. Each is a worker of the web server. Changing a server's node or edition replaces it."
+  type = map(object({
+    node        = string
+    server_type = optional(string, "Standard")
+  }))
+  default = {
+    "was-1" = { node = "app-01" }
+    "was-2" = { node = "app-02" }
+    "was-3" = { node = "app-03" }
   }
 }
 
@@ -20,8 +34,27 @@ variable "session_port" {
   default     = 15200
 }
 
+variable "database_resource_name" {
+  description = "Name of the database resource in the manager."
+  type        = string
+  default     = "orders-db"
+}
+
+variable "database_password" {
+  description = "Password of the database user shop, from a secret store (TF_VAR_database_password). Sent to the manager only, never stored in the plan or state."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+}
+
+variable "database_password_version" {
+  description = "Raise it with each new database_password: that sends the new password, replacing the database, the datasource and its attachments in one apply."
+  type        = number
+  default     = 1
+}
+
 variable "datasource_name" {
-  description = "Name of an existing datasource of the manager to attach to the WAS servers (`make demo` creates orders-ds first)."
+  description = "Name of the datasource in the manager, attached to every WAS server."
   type        = string
   default     = "orders-ds"
 }

@@ -1,17 +1,21 @@
 package provider
 
 import (
-	"errors"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -45,48 +49,122 @@ func exampleConfig(t *testing.T, dir string) string {
 // that closes it at the start of a line.
 var terraformBlock = regexp.MustCompile(`(?ms)^terraform \{\n.*?^\}\n`)
 
+// exampleVarFile reads a variable file of an example directory (such as day-two.tfvars) as
+// configuration variables, so that a test applies what the file says.
+func exampleVarFile(t *testing.T, dir, file string) config.Variables {
+	t.Helper()
+	path := filepath.Join("..", "..", "examples", dir, file)
+	f, diags := hclparse.NewParser().ParseHCLFile(path)
+	if diags.HasErrors() {
+		t.Fatalf("examples/%s/%s: %v", dir, file, diags)
+	}
+	attrs, diags := f.Body.JustAttributes()
+	if diags.HasErrors() {
+		t.Fatalf("examples/%s/%s: %v", dir, file, diags)
+	}
+	vars := config.Variables{}
+	for name, attr := range attrs {
+		value, diags := attr.Expr.Value(nil)
+		if diags.HasErrors() {
+			t.Fatalf("examples/%s/%s: %s: %v", dir, file, name, diags)
+		}
+		text, err := ctyjson.SimpleJSONValue{Value: value}.MarshalJSON()
+		if err != nil {
+			t.Fatalf("examples/%s/%s: %s: %v", dir, file, name, err)
+		}
+		vars[name] = json.RawMessage(text)
+	}
+	return vars
+}
+
 // The topology example: applied cleanly (no drift, an empty plan), a WAS server stopped
-// behind Terraform's back shows in the next plan and apply starts it again, and removing
-// it all from the configuration destroys everything, parts before their servers.
+// behind Terraform's back shows in the next plan and apply starts it again. Day two
+// (day-two.tfvars) is one apply: was-2 goes with its worker and parts (scale-in), was-3 is
+// replaced by an Enterprise edition that the workers name (replacement), and a new password
+// version replaces the database, the datasource and its attachments (rotation). Removing it
+// all from the configuration destroys everything, parts before their servers. Write-only
+// passwords need Terraform 1.11 or OpenTofu.
 func TestAccTopology_example(t *testing.T) {
 	env := newAccEnv(t)
 	topology, db, ds := env.name("topology"), env.name("orders-db"), env.name("orders-ds")
-	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
-		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
-	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
-	t.Cleanup(func() {
-		if err := errors.Join(env.admin.DeleteDatasource(env.ctx(), ds), env.admin.DeleteDatabase(env.ctx(), db)); err != nil {
-			t.Errorf("removing the datasource and database that the test arranged: %v", err)
-		}
-	})
 	cfg := env.config(exampleConfig(t, "topology"))
-	names := config.Variables{"system_name": config.StringVariable(topology), "datasource_name": config.StringVariable(ds)}
-	was1 := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: topology}
+	// The variables of a step: the names of this test's objects, the password (write-only,
+	// so that giving it again at each step sends nothing unless its version changes), and
+	// those of a variable file.
+	vars := func(fromFile config.Variables) config.Variables {
+		v := config.Variables{
+			"system_name":            config.StringVariable(topology),
+			"database_resource_name": config.StringVariable(db),
+			"datasource_name":        config.StringVariable(ds),
+			"database_password":      config.StringVariable("Test-only-1"),
+		}
+		maps.Copy(v, fromFile)
+		return v
+	}
+	dayTwo := exampleVarFile(t, "topology", "day-two.tfvars")
+	dayTwo["database_password"] = config.StringVariable("Test-only-2")
+	ref := func(kind apm.ServerKind, server, node string) apm.ServerRef {
+		return apm.ServerRef{Kind: kind, ServerID: server, NodeName: node, SystemName: topology}
+	}
+	was1, was2, was3, web := ref(apm.KindWAS, "was-1", "app-01"), ref(apm.KindWAS, "was-2", "app-02"), ref(apm.KindWAS, "was-3", "app-03"), ref(apm.KindWeb, "web-1", "web-01")
+	worker := func(server, node, host string) apm.Worker {
+		return apm.Worker{ServerID: server, NodeName: node, SystemName: topology, Host: host, AJPPort: 8009, LBFactor: 1}
+	}
 	// Manager checks are state checks: a step's Check cannot read a state with for_each.
 	inManager := func(check resource.TestCheckFunc) statecheck.StateCheck {
 		return managerCheck(func(statecheck.CheckStateRequest) error { return check(nil) })
 	}
-	env.test([]resource.TestStep{
+	runsWith := func(edition apm.Edition) func(s *apm.Server) error {
+		return func(s *apm.Server) error {
+			return want(s.Status == "running" && s.Edition == edition && slices.Equal(s.Datasources, []string{ds}) && s.SessionCluster != nil,
+				"%s is %s, edition %s, datasources %v, session cluster %v; want running, %s, [%s], clustered", s.ServerID, s.Status, s.Edition, s.Datasources, s.SessionCluster, edition, ds)
+		}
+	}
+	replaced := plancheck.ResourceActionDestroyBeforeCreate
+	runWriteOnlyAcc(t, env.checkAllGone, []resource.TestStep{
 		{
 			Config:           cfg,
-			ConfigVariables:  names,
+			ConfigVariables:  vars(nil),
 			ConfigPlanChecks: applied(),
 			ConfigStateChecks: []statecheck.StateCheck{
 				inManager(env.checkServer(was1, serverIs("running", 8080))),
-				inManager(env.checkServer(apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-1", NodeName: "web-01", SystemName: topology}, func(s *apm.Server) error {
-					return want(len(s.Workers) == 2 && len(s.URIs) == 2 && s.Status == "running", "workers %v, uris %v, %s", s.Workers, s.URIs, s.Status)
+				inManager(env.checkServer(web, func(s *apm.Server) error {
+					return want(len(s.Workers) == 3 && len(s.URIs) == 2 && s.Status == "running", "workers %v, uris %v, %s", s.Workers, s.URIs, s.Status)
 				})),
-				inManager(env.checkServer(was1, func(s *apm.Server) error {
-					return want(s.SessionCluster != nil && len(s.Datasources) == 1, "session cluster %v, datasources %v", s.SessionCluster, s.Datasources)
-				})),
+				inManager(env.checkServer(was1, runsWith(apm.EditionStandard))),
+				inManager(env.checkDatabase(db, func(*apm.Database) error { return nil })),
 			},
 		},
 		{
 			PreConfig:         func() { env.must(env.admin.StopServer(env.ctx(), was1, true)) },
 			Config:            cfg,
-			ConfigVariables:   names,
+			ConfigVariables:   vars(nil),
 			ConfigPlanChecks:  applied(exactActions{`apm_was_server.this["was-1"]`: plancheck.ResourceActionUpdate}),
 			ConfigStateChecks: []statecheck.StateCheck{inManager(env.checkServer(was1, serverIs("running", 8080)))},
+		},
+		{
+			Config:          cfg,
+			ConfigVariables: vars(dayTwo),
+			ConfigPlanChecks: applied(exactActions{
+				`apm_was_server.this["was-2"]`:          plancheck.ResourceActionDestroy,
+				`apm_was_session_cluster.this["was-2"]`: plancheck.ResourceActionDestroy,
+				`apm_was_datasource.orders["was-2"]`:    plancheck.ResourceActionDestroy,
+				`apm_was_application.shop["was-2"]`:     plancheck.ResourceActionDestroy,
+				`apm_was_server.this["was-3"]`:          replaced,
+				`apm_was_session_cluster.this["was-3"]`: replaced,
+				`apm_was_datasource.orders["was-3"]`:    replaced,
+				`apm_was_application.shop["was-3"]`:     replaced,
+				"apm_web_workers.front":                 plancheck.ResourceActionUpdate,
+				"apm_database.orders":                   replaced,
+				"apm_datasource.orders":                 replaced,
+				`apm_was_datasource.orders["was-1"]`:    replaced,
+			}),
+			ConfigStateChecks: []statecheck.StateCheck{
+				inManager(env.checkGone(was2)),
+				inManager(env.checkServer(web, workersAre(worker("was-1", "app-01", "10.0.1.21"), worker("was-3", "app-03", "10.0.1.23")))),
+				inManager(env.checkServer(was1, runsWith(apm.EditionStandard))),
+				inManager(env.checkServer(was3, runsWith(apm.EditionEnterprise))),
+			},
 		},
 		{
 			// Destroyed by a step, as the harness cannot read such a state before its own
