@@ -32,8 +32,9 @@ const (
 )
 
 var (
-	_ provider.Provider              = (*apmProvider)(nil)
-	_ provider.ProviderWithFunctions = (*apmProvider)(nil)
+	_ provider.Provider                  = (*apmProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*apmProvider)(nil)
+	_ provider.ProviderWithListResources = (*apmProvider)(nil)
 )
 
 // New returns a constructor for the provider, as providerserver expects.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -77,4 +78,16 @@ func (p *apmProvider) DataSources(context.Context) []func() datasource.DataSourc
 // hand out, made from their import ID declarations.
 func (p *apmProvider) Functions(ctx context.Context) []func() function.Function {
 	return engine.IDFunctions(p.Resources(ctx))
+}
+
+// ListResources are the list resources of the managed types, one for each, made from the
+// list data sources whose items are their objects.
+func (p *apmProvider) ListResources(ctx context.Context) []func() list.ListResource {
+	var out []func() list.ListResource
+	for _, newDataSource := range p.DataSources(ctx) {
+		if d, ok := newDataSource().(interface{ ListResource() func() list.ListResource }); ok && d.ListResource() != nil {
+			out = append(out, d.ListResource())
+		}
+	}
+	return out
 }

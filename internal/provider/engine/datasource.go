@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -49,7 +50,7 @@ type ListDataSourceType[T, C any] struct {
 	// Imports is the resource type whose objects the items are (its Target), when they
 	// are managed objects: each item then has an import_id, made by that type's ImportID
 	// from the item's fields (discovery.go). Optional.
-	Imports ImportTarget[C]
+	Imports ImportTarget[T, C]
 }
 
 // notFoundDescription ends the description of every data source that reads one object.
@@ -97,7 +98,9 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 	}
 	itemAttributes := dataAttributes(t.Fields, nil, InList)
 	var importID func(*T) tftypes.Value
+	var listResource func() list.ListResource
 	if t.Imports.name != "" {
+		listResource = newListResource(t)
 		importID = importIDMaker(t.Imports, t.Fields, t.Name)
 		itemAttributes[ImportIDAttr] = dschema.StringAttribute{MarkdownDescription: t.Imports.description(), Computed: true}
 	}
@@ -108,12 +111,13 @@ func NewListDataSource[T, C any](t ListDataSourceType[T, C]) func() datasource.D
 	}
 	return func() datasource.DataSource {
 		return &engineDataSource[C]{
-			name:       t.Name,
-			schema:     dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
-			public:     t.Public,
-			validators: t.Validators,
-			list:       t.ListName,
-			imports:    t.Imports.name,
+			name:         t.Name,
+			schema:       dschema.Schema{MarkdownDescription: t.Description, Attributes: attributes},
+			public:       t.Public,
+			validators:   t.Validators,
+			list:         t.ListName,
+			imports:      t.Imports.name,
+			listResource: listResource,
 			read: func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error) {
 				objs, err := t.List(ctx, m, config)
 				if err != nil {
@@ -163,7 +167,13 @@ type engineDataSource[C any] struct {
 	// list and imports are a list data source's list attribute and the resource type of
 	// its items (Listing).
 	list, imports string
+	// listResource is the list resource of the type whose objects the items are.
+	listResource func() list.ListResource
 }
+
+// ListResource is the list resource made from this list data source, or nil when its
+// items are no managed objects.
+func (d *engineDataSource[C]) ListResource() func() list.ListResource { return d.listResource }
 
 func (d *engineDataSource[C]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + d.name

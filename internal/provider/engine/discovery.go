@@ -17,19 +17,20 @@ const ImportIDAttr = "import_id"
 
 // ImportTarget is a resource type as far as the items of a list data source refer to it:
 // its name and its import ID. ResourceType.Target gives it.
-type ImportTarget[C any] struct {
+type ImportTarget[T, C any] struct {
 	name string
 	id   ImportID[C]
+	typ  *ResourceType[T, C] // for the list resource (list_resource.go)
 }
 
 // Target is the type named as what the items of a list data source are
 // (ListDataSourceType.Imports).
-func (t ResourceType[T, C]) Target() ImportTarget[C] {
-	return ImportTarget[C]{name: t.Name, id: t.ImportID}
+func (t ResourceType[T, C]) Target() ImportTarget[T, C] {
+	return ImportTarget[T, C]{name: t.Name, id: t.ImportID, typ: &t}
 }
 
 // description is the documentation of the import_id attribute.
-func (t ImportTarget[C]) description() string {
+func (t ImportTarget[T, C]) description() string {
 	return fmt.Sprintf("The ID to import this object as `apm_%[1]s`, as in `terraform import apm_%[1]s.name <import_id>` or an import block's `id`. "+
 		"Null when the manager did not report a part of it.", t.name)
 }
@@ -40,7 +41,7 @@ func (t ImportTarget[C]) description() string {
 // resolves a name takes the id it stores as well). It panics when a part names no
 // string field of the table: a declaration error, which every test that builds the
 // registry meets.
-func importIDMaker[T, C any](target ImportTarget[C], fields []Field[T], list string) func(*T) tftypes.Value {
+func importIDMaker[T, C any](target ImportTarget[T, C], fields []Field[T], list string) func(*T) tftypes.Value {
 	values := make([]func(*T) tftypes.Value, len(target.id.Parts))
 	for i, p := range target.id.Parts {
 		for _, f := range fields {

@@ -88,7 +88,7 @@ func TestListItemsCarryTheirImportID(t *testing.T) {
 		t.Errorf("item %v, want import_id S-1/app-01/was-1//shop and its status", first)
 	}
 
-	list.Imports = ImportTarget[struct{}]{}
+	list.Imports = ImportTarget[testApp, struct{}]{}
 	ds = NewListDataSource(list)().(*engineDataSource[struct{}]) //nolint:forcetypeassert // the engine's own
 	ds.Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 	if _, ok := resp.Schema.Attributes["apps"].(dschema.ListNestedAttribute).NestedObject.Attributes[ImportIDAttr]; ok { //nolint:forcetypeassert // built as a list
