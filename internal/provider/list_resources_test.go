@@ -99,7 +99,7 @@ func (r *listRig) list(typeName string, filters map[string]string, limit int64) 
 	for k, v := range filters {
 		attrs[k] = tftypes.NewValue(tftypes.String, v)
 	}
-	lister, ok := r.server.(tfprotov6.ProviderServerWithListResource)
+	lister, ok := r.server.(tfprotov6.ListResourceServer)
 	if !ok {
 		r.t.Fatalf("the provider's server %T serves no list resources", r.server)
 	}

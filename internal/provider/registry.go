@@ -85,7 +85,9 @@ func (p *apmProvider) Functions(ctx context.Context) []func() function.Function 
 func (p *apmProvider) ListResources(ctx context.Context) []func() list.ListResource {
 	var out []func() list.ListResource
 	for _, newDataSource := range p.DataSources(ctx) {
-		if d, ok := newDataSource().(interface{ ListResource() func() list.ListResource }); ok && d.ListResource() != nil {
+		if d, ok := newDataSource().(interface {
+			ListResource() func() list.ListResource
+		}); ok && d.ListResource() != nil {
 			out = append(out, d.ListResource())
 		}
 	}
