@@ -45,7 +45,7 @@ func BenchmarkNodeRefresh(b *testing.B) {
 				b.Setenv(name, mode.level)
 			}
 			srv := NewProtocol6Server("bench")()
-			configureForBench(requestLoggers(ctx), b, srv, manager.URL, "bench-key")
+			configureProtocolServer(requestLoggers(ctx), b, srv, manager.URL, "bench-key")
 			req := &tfprotov6.ReadResourceRequest{TypeName: "apm_node", CurrentState: nodeState(ctx, b, srv, systemID)}
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -111,8 +111,8 @@ func recordedManager(ctx context.Context, b *testing.B) (*httptest.Server, strin
 	return manager, system.SystemID
 }
 
-// configureForBench configures srv for the manager at endpoint.
-func configureForBench(ctx context.Context, b *testing.B, srv tfprotov6.ProviderServer, endpoint, key string) {
+// configureProtocolServer configures srv (a benchmark's, a test's) for the manager at endpoint.
+func configureProtocolServer(ctx context.Context, b testing.TB, srv tfprotov6.ProviderServer, endpoint, key string) {
 	b.Helper()
 	schema, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {

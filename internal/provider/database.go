@@ -39,7 +39,7 @@ func resourceIdentity(example string) importID {
 }
 
 var databasePassword = engine.Secret{
-	Name: "password", What: "the database user's password",
+	Name: "password", Title: "password", What: "the database user's password",
 	Change:   "The manager cannot change a database.",
 	Replaces: true,
 	Rules:    []validator.String{stringvalidator.LengthAtLeast(1)},

@@ -45,8 +45,11 @@ var roleFields = []engine.Field[apm.Role]{
 			setvalidator.ValueStringsAre(stringvalidator.OneOf(actionTypeValues...)),
 		},
 	}, stringSetType, actionTypesValue).WithDataAttribute(actionTypesDataAttribute),
-	engine.StringField("description", "A description of the role. Left out, it is not managed.",
-		func(r *apm.Role) string { return r.Description }).In(engine.InResource | engine.InDetail).OptionalInput(),
+	// The manager reports a role without a description as "": null, so that an imported
+	// role's generated configuration (which leaves it out) plans no change.
+	engine.StringField("description", "A description of the role, not empty. Left out, it is not managed; a role without a description reads as null.",
+		func(r *apm.Role) string { return r.Description }).In(engine.InResource | engine.InDetail).OptionalInput().ZeroIsNull().
+		Validate(stringvalidator.LengthAtLeast(1)),
 }
 
 var roleType = resourceType[apm.Role]{

@@ -95,10 +95,15 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 		engine.StringField("node_name", "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).In(engine.Observed),
 		engine.StringField("server_id", "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",
 			func(s *serverObject) string { return s.ServerID }).Replacing().Validate(serverIDValidators()...),
+		// The manager does not report how a server came to be, so an imported server's
+		// configuration (one that plan -generate-config-out writes) has no mode: left out, it
+		// means the choice that keeps the server's files, register.
 		engine.InputField[serverObject]("mode", "`install` to install a new server on the node, or `register` to register one the node already has "+
 			"(`apm_registerable_servers` lists them). Destroy uninstalls or deregisters accordingly; a deregistered server can be registered again. "+
-			"The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
-			Replacing().Validate(stringvalidator.OneOf(modeInstall, modeRegister)),
+			"Left out, it means `register`: create registers the server, destroy deregisters it and leaves its files on the node, as for a server "+
+			"imported from a configuration that `plan -generate-config-out` wrote; setting `register` then, or leaving out a `register` that was set, "+
+			"changes nothing. The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
+			OptionalInput().AbsentMeans(modeRegister).Replacing().Validate(stringvalidator.OneOf(modeInstall, modeRegister)),
 	}
 	for i, p := range k.ports {
 		f := engine.Int64Field(p.attr, p.description, func(s *serverObject) int64 { return p.get(&s.Server) }).
@@ -326,8 +331,8 @@ func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) err
 
 func (k *serverKind) delete(ctx context.Context, m *conn, state engine.Attrs) error {
 	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
-		// Without a mode (imported, never applied), deregistering keeps the server's
-		// files on the node: the safe choice.
+		// Without a mode (left out, or imported), deregistering keeps the server's files
+		// on the node: the safe choice.
 		if state.Str("mode") == modeInstall {
 			return m.UninstallServer(ctx, ref)
 		}
@@ -553,11 +558,13 @@ func (k *serverKind) blockers(ctx context.Context, m *conn, state engine.Attrs) 
 // checkPlan refuses at plan what cannot work: install_root_path with register, and a
 // registration of a server that an existing node does not offer.
 func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-	if plan.Str("mode") == modeRegister && plan.Known("install_root_path") && len(prior) == 0 {
+	// A server is registered unless its mode says install; an unknown mode tells nothing yet.
+	register := plan["mode"].IsKnown() && plan.Str("mode") != modeInstall
+	if register && plan.Known("install_root_path") && len(prior) == 0 {
 		diags.AddAttributeError(path.Root("install_root_path"), "install_root_path needs mode = \"install\"",
-			"A registered server stays where it is installed; leave install_root_path out with mode = \"register\".")
+			"A registered server (mode = \"register\", or mode left out) stays where it is installed; leave install_root_path out, or set mode = \"install\".")
 	}
-	if len(prior) > 0 || plan.Str("mode") != modeRegister || !plan.Known("node_id") || !plan.Known("server_id") {
+	if len(prior) > 0 || !register || !plan.Known("node_id") || !plan.Known("server_id") {
 		return
 	}
 	err := k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {

@@ -45,7 +45,7 @@ func (u *userObject) rolesOf() []userRoleItem {
 
 // userPassword is the user's password, a secret input changed in place.
 var userPassword = engine.Secret{
-	Name: "password", What: "the user's password",
+	Name: "password", Title: "password", What: "the user's password",
 	Change: "Changing it sets the new password in place.",
 	Rules:  []validator.String{passwordPolicyValidator{}},
 }

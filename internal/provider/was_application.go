@@ -10,6 +10,8 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -30,10 +32,15 @@ var wasApplicationFields = []engine.Field[wasApplication]{
 	engine.StringField("context_path", "Context path the application is served under, starting with `/`, such as `/shop` (`/` for the root context).",
 		func(a *wasApplication) string { return a.ContextPath }).Replacing().
 		Validate(stringvalidator.RegexMatches(contextPathPattern, "must start with / and contain no white space, '?' or '#'")),
+	// The manager does not report the archive, so an imported application's configuration
+	// (one that plan -generate-config-out writes) has none: it may be left out for an
+	// application that is deployed, and is needed only to deploy one (checkApplicationPlan).
 	engine.InputField[wasApplication]("source_path", "Absolute path of the application archive (such as a `.war` file) on the server's node. "+
 		"Changing it deploys the new archive: the application is undeployed and deployed again. "+
+		"Needed to deploy the application; it may be left out for an application that is deployed already (an imported one): "+
+		"if that application is then undeployed outside Terraform, plan fails until it is set. "+
 		"The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
-		Replacing().Validate(absolutePathValidator()),
+		OptionalInput().Replacing().Validate(absolutePathValidator()),
 	engine.InputField[wasApplication]("application_name", "Name of the application in the manager. Defaults to the manager's choice "+
 		"(in apmsim: the context path without slashes, `ROOT` for `/`). The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
 		OptionalInput().Replacing().Validate(stringvalidator.LengthAtLeast(1)),
@@ -74,9 +81,23 @@ var wasApplicationType = resourceType[wasApplication]{
 			})
 		})
 	},
-	Read:   readWASApplication,
-	Update: noUpdate,
-	Delete: deleteWASApplication,
+	Read:      readWASApplication,
+	Update:    noUpdate,
+	Delete:    deleteWASApplication,
+	CheckPlan: checkApplicationPlan,
+}
+
+// checkApplicationPlan refuses at plan a deployment without an archive: a create (or the
+// create of a replacement, or of an application undeployed outside Terraform) whose
+// source_path is left out.
+func checkApplicationPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+	if len(prior) > 0 || !plan["source_path"].IsNull() {
+		return
+	}
+	diags.AddAttributeError(path.Root("source_path"), "source_path is needed to deploy the application", fmt.Sprintf(
+		"Apply would deploy the application at %q, and the manager needs its archive for that. "+
+			"Set source_path to the archive's absolute path on the server's node; it may be left out only while the application is deployed (after an import).",
+		plan.Str("context_path")))
 }
 
 // readWASApplication looks the context path up in the server's applications.

@@ -105,7 +105,7 @@ func TestAccWebSSL_sensitiveKey(t *testing.T) {
 			// Without a key the configuration is invalid, before anything is sent.
 			Config:      config(8443, first.certPEM, none, none),
 			PlanOnly:    true,
-			ExpectError: errorMatching("Exactly one of these attributes must be configured", "[private_key_pem_wo,private_key_pem]"),
+			ExpectError: errorMatching("Missing private key", "Set `private_key_pem_wo`", "or `private_key_pem`"),
 		},
 		{
 			Config:           config(8443, first.certPEM, first.keyPEM, ca.certPEM),

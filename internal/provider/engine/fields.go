@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -47,6 +48,9 @@ type Field[T any] struct {
 	defaulted bool
 	// unread marks an input the manager does not report: state keeps what was applied.
 	unread bool
+	// absent is what leaving an optional string input out means (a server's mode left
+	// out means register): a change between null and it is none, and replaces nothing.
+	absent *string
 	// reported says whether the manager reported the field in this read; where it did
 	// not, state keeps what was applied (api/decisions.md rule 2). nil means always.
 	reported func(*T) bool
@@ -245,6 +249,10 @@ func (f Field[T]) DefaultedInput() Field[T] {
 	return f
 }
 
+// AbsentMeans says what leaving the optional string input out means: setting it to v, or
+// leaving out a v that was set, replaces nothing.
+func (f Field[T]) AbsentMeans(v string) Field[T] { f.absent = &v; return f }
+
 // ReportedWhen keeps the applied value where the manager did not report the field.
 func (f Field[T]) ReportedWhen(reported func(*T) bool) Field[T] { f.reported = reported; return f }
 
@@ -338,7 +346,8 @@ func (f Field[T]) resourceAttribute(noun string) rschema.Attribute {
 		return rschema.StringAttribute{
 			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, Validators: f.stringRules,
 			Sensitive: f.sensitive, WriteOnly: f.writeOnly,
-			PlanModifiers: roleModifiers(shape, stringplanmodifier.UseStateForUnknown, stringplanmodifier.RequiresReplace, stringReplaceUnlessImported),
+			PlanModifiers: roleModifiers(shape, stringplanmodifier.UseStateForUnknown, stringplanmodifier.RequiresReplace,
+				func() planmodifier.String { return stringReplaceUnlessImported(f.absent) }),
 		}
 	}
 }
@@ -395,9 +404,17 @@ func replaces(ctx context.Context, stateNull bool, p privateState) bool {
 // replaceDescription describes the conditional replacement of an unread input.
 const replaceDescription = "Changing it replaces the object, except right after an import, when the value is only recorded."
 
-func stringReplaceUnlessImported() planmodifier.String {
+// stringReplaceUnlessImported is the replacement of an unread string input; a value that
+// means what leaving it out means (absent, when not nil) is no change.
+func stringReplaceUnlessImported(absent *string) planmodifier.String {
+	meaning := func(v types.String) string {
+		if v.IsNull() && absent != nil {
+			return *absent
+		}
+		return v.ValueString()
+	}
 	return stringplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = replaces(ctx, req.StateValue.IsNull(), req.Private)
+		resp.RequiresReplace = meaning(req.StateValue) != meaning(req.PlanValue) && replaces(ctx, req.StateValue.IsNull(), req.Private)
 	}, replaceDescription, replaceDescription)
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,8 +21,9 @@ import (
 
 // Secret declares a secret input of a type.
 type Secret struct {
-	Name string // "password": the attributes password_wo, password_wo_version, password
-	What string // "the user's password", in descriptions
+	Name  string // "password": the attributes password_wo, password_wo_version, password
+	Title string // "password": what the message that asks for it calls it
+	What  string // "the user's password", in descriptions
 	// Change says what a new value does, such as "Changing it replaces the database."
 	// (sentences end the descriptions of the value and of the version).
 	Change string
@@ -29,7 +31,15 @@ type Secret struct {
 	// cannot change the secret in place.
 	Replaces bool
 	Rules    []validator.String
+	// With are the inputs that go with the secret (a certificate, beside its private key),
+	// which the manager never reports either: required beside it, and asked for in the
+	// same message.
+	With []SecretPart
 }
+
+// SecretPart is an input that goes with a secret: its attribute, and what the message
+// that asks for it calls it ("certificate").
+type SecretPart struct{ Attr, Title string }
 
 func (s Secret) writeOnly() string { return s.Name + "_wo" }
 func (s Secret) Version() string   { return s.Name + "_wo_version" }
@@ -52,9 +62,55 @@ func SecretFields[T any](s Secret) []Field[T] {
 	return fields
 }
 
-// Validators require exactly one of the secret's two values.
+// Validators require exactly one of the secret's two values, and the inputs of With.
 func (s Secret) Validators() []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name)), versionOnlyWithWriteOnly{s}}
+	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name)), secretGiven{s}, versionOnlyWithWriteOnly{s}}
+}
+
+// secretGiven requires the secret (either value) and the inputs of With, and says what is
+// missing in one message. The manager never reports them, so the configuration that
+// `plan -generate-config-out` writes for an imported object lacks them all: its user
+// learns at validate, at once, what to add, and no value is guessed.
+type secretGiven struct{ s Secret }
+
+func (v secretGiven) Description(context.Context) string {
+	parts := make([]string, 0, len(v.s.With)+1)
+	for _, p := range v.s.With {
+		parts = append(parts, p.Attr)
+	}
+	return fmt.Sprintf("%s needs one of %s and %s", strings.Join(append(parts, "the secret"), " and "), v.s.writeOnly(), v.s.Name)
+}
+
+func (v secretGiven) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v secretGiven) ValidateResource(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	config, err := AttrsOf(req.Config.Raw)
+	if err != nil {
+		return
+	}
+	// An unknown value is given: only null is missing.
+	var titles, sets []string
+	for _, p := range v.s.With {
+		if config[p.Attr].IsNull() {
+			titles = append(titles, p.Title)
+			sets = append(sets, "`"+p.Attr+"`")
+		}
+	}
+	if config[v.s.writeOnly()].IsNull() && config[v.s.Name].IsNull() {
+		titles = append(titles, v.s.Title)
+		sets = append(sets, fmt.Sprintf("`%s` (write-only: Terraform 1.11 or later, OpenTofu) or `%s` (older CLIs)", v.s.writeOnly(), v.s.Name))
+	}
+	if len(titles) == 0 {
+		return
+	}
+	it := "it"
+	if len(titles) > 1 {
+		it = "them"
+	}
+	resp.Diagnostics.AddError("Missing "+strings.Join(titles, " and "), fmt.Sprintf(
+		"Set %s. The manager never reports the %s, so Terraform cannot read %s back: the configuration that `plan -generate-config-out` "+
+			"writes for an imported object leaves %s out, to be added by hand. After an import, what is added is recorded, not sent.",
+		strings.Join(sets, ", and "), strings.Join(titles, " and "), it, it))
 }
 
 // versionOnlyWithWriteOnly refuses <name>_wo_version beside the sensitive <name>: it
