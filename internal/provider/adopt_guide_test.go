@@ -504,7 +504,16 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 	if len(results) != 3 {
 		t.Fatalf("the guide's plan snippet runs %d commands, want plan, apply and plan", len(results))
 	}
-	if wantLine := strings.TrimSpace(snippet(t, g.snippets, "plan-output", "text")); !strings.Contains(results[0].output, wantLine) {
+	// Where the passwords are sensitive values, not write-only ones, the plan records each
+	// in the state, in place.
+	output := "plan-output"
+	if !writeOnlyCLI(g.version) {
+		output = "plan-output-sensitive"
+		if n := strings.Count(results[0].output, "+ password  "); n != secrets {
+			t.Errorf("the first plan records %d passwords, want %d:\n%s", n, secrets, results[0].output)
+		}
+	}
+	if wantLine := strings.TrimSpace(snippet(t, g.snippets, output, "text")); !strings.Contains(results[0].output, wantLine) {
 		t.Errorf("the first plan does not say %q, as the guide does:\n%s", wantLine, results[0].output)
 	}
 	if !strings.Contains(results[2].output, "No changes.") {
