@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
@@ -210,6 +211,9 @@ type adoptionGuide struct {
 	dir      string
 	snippets map[string]guideSnippet
 	exported map[string]string
+	// objects is what the manager holds, by resource type: the demo seed, and what the
+	// test arranged beside it.
+	objects map[string]int
 	// edits counts the lines of generated configuration edited by hand.
 	edits int
 }
@@ -237,7 +241,8 @@ func newAdoptionGuide(t *testing.T, minimum string, why string) *adoptionGuide {
 	// the settings it does not export are cleared.
 	clearEnv(t, engine.EnvCACertPEM, envAdopt)
 	env := newAccEnvWith(t, apmsimtest.WithSeed(apmsim.SeedDemo))
-	g := &adoptionGuide{t: t, cli: cli, version: version, env: env, dir: t.TempDir(), snippets: guideSnippets(t), exported: map[string]string{}}
+	g := &adoptionGuide{t: t, cli: cli, version: version, env: env, dir: t.TempDir(), snippets: guideSnippets(t), exported: map[string]string{},
+		objects: maps.Clone(demoSeedObjects)}
 	if s := snippet(t, g.snippets, "start-apmsim", "shell"); !strings.Contains(s, "--seed "+apmsim.SeedDemo) {
 		t.Fatalf("the guide's apmsim is not seeded %q, as the test's is:\n%s", apmsim.SeedDemo, s)
 	}
@@ -463,7 +468,7 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 	g.shell(discover)
 
 	counts := g.importTargets()
-	want := maps.Clone(demoSeedObjects)
+	want := maps.Clone(g.objects)
 	maps.DeleteFunc(want, func(_ string, n int) bool { return n == 0 })
 	if !maps.Equal(counts, want) {
 		t.Errorf("imports.tf imports %v, want the demo seed's objects %v", counts, want)
@@ -476,7 +481,7 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 
 	secrets := 0
 	for _, name := range demoSeedSecrets {
-		secrets += demoSeedObjects[name]
+		secrets += g.objects[name]
 	}
 	generates := func(line string) bool { return strings.Contains(line, "-generate-config-out") }
 	results := g.shellAllowing("generate", generates)
@@ -493,6 +498,7 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 	t.Logf("generated.tf:\n%s", generated)
 
 	generated = g.editPasswords(generated)
+	generated = g.editCertificates(generated)
 	if fixed, ok := quoteMapKeys(generated); ok {
 		if quotesMapKeys(g.version) {
 			t.Errorf("%s wrote map keys without quotes, which the guide says only OpenTofu and Terraform before 1.10 do", g.version)
@@ -519,7 +525,17 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 			t.Errorf("the first plan records %d passwords, want %d:\n%s", n, secrets, results[0].output)
 		}
 	}
-	if wantLine := strings.TrimSpace(snippet(t, g.snippets, output, "text")); !strings.Contains(results[0].output, wantLine) {
+	wantLine := strings.TrimSpace(snippet(t, g.snippets, output, "text"))
+	if g.objects["apm_web_ssl"] > 0 {
+		// Beside the demo seed's objects, the SSL set-ups, each of which records its
+		// certificate in place.
+		changes := g.objects["apm_web_ssl"]
+		if !writeOnlyCLI(g.version) {
+			changes += secrets
+		}
+		wantLine = fmt.Sprintf("Plan: %d to import, 0 to add, %d to change, 0 to destroy.", sumValues(g.objects), changes)
+	}
+	if !strings.Contains(results[0].output, wantLine) {
 		t.Errorf("the first plan does not say %q, as the guide does:\n%s", wantLine, results[0].output)
 	}
 	if !strings.Contains(results[2].output, "No changes.") {
@@ -529,12 +545,12 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 		t.Errorf("plan -detailed-exitcode after the adoption did not exit 0:\n%s", redact(out, g.env.sim.AdminKey))
 	}
 
-	wantEdits := secrets
+	wantEdits := secrets + 2*g.objects["apm_web_ssl"]
 	if !quotesMapKeys(g.version) {
-		wantEdits += demoSeedObjects["apm_web_workers"]
+		wantEdits += g.objects["apm_web_workers"]
 	}
 	if g.edits != wantEdits {
-		t.Errorf("%d hand edits, want %d (one line per password, and one per unquoted key of apm_web_workers on %s)", g.edits, wantEdits, g.version)
+		t.Errorf("%d hand edits, want %d (one line per password, two per SSL set-up, and one per unquoted key of apm_web_workers on %s)", g.edits, wantEdits, g.version)
 	}
 	// Also on stdout, so that the acceptance logs show the count without -v.
 	fmt.Printf("adoption guide on %s: %d objects imported, %d hand edits\n", g.version, sumValues(counts), g.edits)
@@ -576,6 +592,30 @@ func (g *adoptionGuide) editPasswords(generated string) string {
 	return edited
 }
 
+// editCertificates makes the guide's edits of each SSL set-up: its certificate and key
+// come from files named after its block (private_key_pem_wo; private_key_pem where the CLI
+// has no write-only values).
+func (g *adoptionGuide) editCertificates(generated string) string {
+	key := "private_key_pem"
+	if writeOnlyCLI(g.version) {
+		key = "private_key_pem_wo"
+	}
+	block := regexp.MustCompile(`(?ms)^resource "apm_web_ssl" "(\w+)" \{$.*?^\}$`)
+	return block.ReplaceAllStringFunc(generated, func(b string) string {
+		name := block.FindStringSubmatch(b)[1]
+		for attr, file := range map[string]string{"certificate_pem": name + ".crt", key: name + ".key"} {
+			line := regexp.MustCompile(`(?m)^(\s*)` + attr + `(\s*)= null( # sensitive( write-only)?)?$`)
+			if !line.MatchString(b) {
+				g.t.Errorf("the generated block of %s has no line `%s = null` to edit:\n%s", name, attr, b)
+				continue
+			}
+			g.edits++
+			b = line.ReplaceAllString(b, "${1}"+attr+"${2}= file("+strconv.Quote(file)+")")
+		}
+		return b
+	})
+}
+
 // countChangedLines is the number of lines of a that b changes (both have as many lines).
 func countChangedLines(a, b string) int {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
@@ -600,6 +640,20 @@ func sumValues(m map[string]int) int {
 // sources, generated configuration, the passwords added, and a plan of imports only.
 func TestAccAdoptionGuide_importBlocks(t *testing.T) {
 	g := newAdoptionGuide(t, "1.5", "import blocks and -generate-config-out")
+	g.adopt("discover-commands", "imports-by-id")
+}
+
+// The main path with a web server that serves HTTPS, whose certificate and key the
+// manager never reports: the guide's two edits of its SSL set-up.
+func TestAccAdoptionGuide_https(t *testing.T) {
+	g := newAdoptionGuide(t, "1.5", "import blocks and -generate-config-out")
+	cert := newWebTestCert(t, "web-01.example", nil)
+	web := apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-01", NodeName: "web-01", SystemName: "shop"}
+	g.env.must(g.env.admin.ConfigureSSL(g.env.ctx(), web, apm.SSLConfig{HTTPSPort: 8443, CertificatePEM: cert.certPEM, PrivateKeyPEM: cert.keyPEM}))
+	g.objects["apm_web_ssl"]++
+	// The files the guide's edits read, named after the block of the SSL set-up.
+	clitest.MustWrite(t, filepath.Join(g.dir, "shop_web_01_web_01.crt"), cert.certPEM)
+	clitest.MustWrite(t, filepath.Join(g.dir, "shop_web_01_web_01.key"), cert.keyPEM)
 	g.adopt("discover-commands", "imports-by-id")
 }
 
