@@ -8,8 +8,12 @@
 # password and its datasource), stops a WAS server behind the CLI's back, shows the drift in a plan,
 # repairs it with apply, and applies day two (examples/topology/day-two.tfvars) in one apply: a scale-in
 # (was-2 and its worker go), a replacement (was-3 becomes Enterprise) and a database password rotation.
-# It asserts on the JSON plan what day two does and on the manager's API that it was done, checks for
-# drift, destroys everything and stops apmsim.
+# It asserts on the JSON plan what day two does and on the manager's API that it was done, and checks for
+# drift. Then a second, empty workspace adopts the topology (examples/adopt, the guide "Adopting an existing
+# platform"): discovery writes one import block per object, plan -generate-config-out writes the resources,
+# the guide's edits add the database password; the plan imports every resource of the topology and changes
+# nothing. The adopting workspace then forgets them (state rm), and the first one destroys everything; apmsim
+# stops.
 # The CLI is the `terraform` on PATH when there is one, else OpenTofu 1.12.6 from scripts/install-clis.sh;
 # the topology's write-only password needs Terraform 1.11 or later, or OpenTofu 1.11 or later.
 # DEMO_CLI=/abs/path/to/tofu-or-terraform picks one explicitly.
@@ -367,6 +371,91 @@ case "$rc" in
   *) die "plan failed (exit status $rc)" ;;
 esac
 
+# Adoption (the guide "Adopting an existing platform"): a second, empty workspace takes over what this one
+# built. examples/adopt/discover lists every object of the manager with the discovery data sources and writes
+# one import block for each (by identity on CLIs from 1.12), `plan -generate-config-out` writes the resources,
+# and the edits the guide asks for are made: the database password, which the manager never reports, and the
+# quotes that some CLIs leave out around map keys. The plan must import exactly what this workspace manages,
+# and change nothing.
+topology_dir="$PWD"
+managed="$("$cli" state list | grep -c '^apm_' || true)"
+adopt="$demo/adopt"
+mkdir -p "$adopt"
+cp -R "$repo/examples/adopt/." "$adopt/"
+cd "$adopt"
+by_identity=()
+if [ "$cli_major" -gt 1 ] || [ "$cli_minor" -ge 12 ]; then
+  by_identity=(-var by_identity=true)
+fi
+
+header "Adoption: $cli_name apply in examples/adopt/discover ${by_identity[*]} (reads every list; creates nothing), then output -raw imports > imports.tf"
+(cd discover && tf apply -auto-approve -input=false "${by_identity[@]}" >"$demo/adopt-discover.txt") ||
+  { cat "$demo/adopt-discover.txt" >&2; die "the discovery failed"; }
+(cd discover && "$cli" output -raw imports) >imports.tf
+imports="$(grep -c '^import {' imports.tf || true)"
+echo "imports.tf: $imports import blocks; the topology workspace manages $managed resources"
+sed -n 1,4p imports.tf
+[ "$imports" -eq "$managed" ] || die "discovery wrote $imports import blocks, want one for each of the $managed resources of the topology"
+
+header "Adoption: $cli_name plan -generate-config-out=generated.tf (fails on the password the manager never reports)"
+rc=0
+tf plan -input=false -generate-config-out=generated.tf >"$demo/adopt-generate.txt" 2>&1 || rc=$?
+[ -s generated.tf ] || { cat "$demo/adopt-generate.txt" >&2; die "plan -generate-config-out wrote no generated.tf (exit status $rc)"; }
+echo "exit status $rc; generated.tf: $(grep -c '^resource ' generated.tf) resource blocks;" \
+  "$(grep -c 'Error: Missing password' "$demo/adopt-generate.txt" || true) errors \"Missing password\""
+
+# The guide's edits: in each database block, the line that leaves the write-only password null takes
+# var.passwords["<block name>"]; a map key that is no identifier and was written without quotes
+# (OpenTofu, Terraform before 1.10: apm_web_workers) is quoted. Any other secret (a user's password, an SSL
+# key) fails the validate below, which names what to add.
+cp generated.tf "$demo/generated.orig.tf"
+awk '
+  /^resource "apm_database" "/ { name = $3; gsub(/"/, "", name) }
+  /^}/ { name = "" }
+  name != "" && /^ *password_wo *= null # sensitive/ { sub(/= null.*/, "= var.passwords[\"" name "\"]") }
+  /^ *[A-Za-z0-9_.-]+( \/ [A-Za-z0-9_.-]+)+ = \{$/ {
+    match($0, /^ */); indent = substr($0, 1, RLENGTH); key = substr($0, RLENGTH + 1); sub(/ = \{$/, "", key)
+    gsub(/ \/ /, "/", key); $0 = indent "\"" key "\" = {"
+  }
+  { print }
+' "$demo/generated.orig.tf" >generated.tf
+edits="$(diff "$demo/generated.orig.tf" generated.tf | grep -c '^>' || true)"
+passwords=""
+for name in $(sed -n 's/^resource "apm_database" "\([^"]*\)".*/\1/p' generated.tf); do
+  passwords="$passwords${passwords:+,}\"$name\":\"$TF_VAR_database_password\""
+done
+TF_VAR_passwords="{$passwords}"
+export TF_VAR_passwords
+echo "hand edits to generated.tf: $edits line(s)"
+diff "$demo/generated.orig.tf" generated.tf | grep '^[<>]' | sed 's/var.passwords\[.*/var.passwords[...]/; s/^/  /' || true
+tf validate >"$demo/adopt-validate.txt" 2>&1 || { cat "$demo/adopt-validate.txt" >&2; die "the generated configuration with the edits does not validate"; }
+
+header "Adoption: $cli_name plan -out (expect $managed to import and nothing else)"
+tf plan -input=false -out="$demo/adopt.tfplan" | grep -E '^(Plan|No changes)' || true
+plan_actions "$demo/adopt.tfplan" >"$demo/adopt.actions"
+importing="$(grep -o '"importing":{' "$demo/adopt.tfplan.json" | wc -l)"
+changes="$(grep -vc ' no-op$' "$demo/adopt.actions" || true)"
+[ "$importing" -eq "$managed" ] && [ "$changes" -eq 0 ] ||
+  die "the adoption plan imports $importing objects and changes $changes, want $managed and 0"
+echo "the plan imports $importing objects and changes none"
+tf apply -input=false "$demo/adopt.tfplan" | tail -n 1
+rc=0
+tf plan -detailed-exitcode -input=false >/dev/null || rc=$?
+[ "$rc" -eq 0 ] || die "the plan after the adoption is not empty (exit status $rc)"
+echo "plan exit status 0: the adopting workspace manages the topology as it is"
+
+# Two workspaces must never both manage an object: one would undo the other's changes, and each would try to
+# destroy it. The adopting workspace forgets what it imported (state rm leaves the objects alone), so that the
+# original workspace, still in charge, destroys the topology below. In a real handover the old workspace would
+# forget (state rm, or a removed block with destroy = false) and the adopting one keep them.
+header "Adoption: $cli_name state rm of everything adopted (the objects stay; the topology workspace destroys them)"
+"$cli" state list | xargs "$cli" state rm >/dev/null
+[ -z "$("$cli" state list)" ] || die "the adopting workspace still holds objects"
+api GET "/rest/systems"
+grep -q "\"systemName\":\"$system_name\"" "$demo/api.json" || die "system $system_name is gone after the state rm: $(cat "$demo/api.json")"
+echo "the adopting workspace holds nothing; system $system_name is still there"
+cd "$topology_dir"
+
 header "$cli_name destroy -auto-approve (the topology: parts first, then servers stopped and uninstalled, nodes, system)"
 tf destroy -auto-approve -input=false "${vars[@]}"
 api GET /rest/systems
@@ -377,4 +466,4 @@ api GET /rest/resource/datasources
 grep -q '"datasources":\[\]' "$demo/api.json" || die "datasources left after the destroy: $(cat "$demo/api.json")"
 echo "the manager holds no system, database or datasource"
 
-header "Demo finished: apply, no false drift, rename in place, drift detection and repair, a day-two change (scale-in, replacement and password rotation in one apply), and destroy worked against apmsim at $url"
+header "Demo finished: apply, no false drift, rename in place, drift detection and repair, a day-two change (scale-in, replacement and password rotation in one apply), adoption by an empty workspace, and destroy worked against apmsim at $url"
