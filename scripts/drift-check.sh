@@ -116,11 +116,10 @@ function sensitive(k, sub_,  n, parts, i, p) {
   }
   return 0
 }
-function value(k, sub_, side) {
-  if (sensitive(k, sub_)) return "(sensitive)"
-  if (side == "after" && unknown[k, sub_]) return "(known after apply)"
-  if (!((k, sub_, side) in val)) return "(none)"
-  return shown(val[k, sub_, side])
+# The value of an attribute on one side of a change, as JSON; "(none)" when that side has
+# no such attribute.
+function raw(k, sub_, side) {
+  return ((k, sub_, side) in val) ? val[k, sub_, side] : "(none)"
 }
 
 END {
@@ -139,7 +138,7 @@ END {
     entry[sect] = 1
     if (rest == "address") addr[sect] = text(v)
     else if (rest == "mode") mode[sect] = text(v)
-    else if (rest ~ /^change\.actions\.[0-9]+$/) actions[sect] = actions[sect] "," text(v)
+    else if (rest ~ /^change\.actions\.[0-9]+$/) { action[sect, substr(rest, 16) + 0] = text(v); nactions[sect]++ }
     else if (rest ~ /^change\.(before|after)_sensitive($|\.)/) {
       if (v != "true") continue
       s = rest; sub(/^change\.(before|after)_sensitive\.?/, "", s)
@@ -157,17 +156,17 @@ END {
   for (k in attr) {
     split(k, kp, SUBSEP)
     sect = kp[1]; s = kp[2]
-    b = value(sect, s, "before"); a = value(sect, s, "after")
-    if (b != a || a == "(known after apply)") {
-      changed[sect] = 1
-      detail = s ": " b " -> " a
-      if (b == "(sensitive)" || a == "(sensitive)") detail = s ": (sensitive value changed)"
-      lines[sect] = lines[sect] "\n" detail
-    }
+    b = raw(sect, s, "before"); a = raw(sect, s, "after")
+    if (b == a && !unknown[sect, s]) continue
+    changed[sect] = 1
+    if (sensitive(sect, s)) detail = s ": (sensitive value changed)"
+    else detail = s ": " shown(b) " -> " (unknown[sect, s] ? "(known after apply)" : shown(a))
+    lines[sect] = lines[sect] "\n" detail
   }
   for (sect in entry) {
     if (mode[sect] != "managed") continue
-    acts = substr(actions[sect], 2)
+    acts = ""
+    for (i = 0; i < nactions[sect]; i++) acts = acts (i ? "," : "") action[sect, i]
     if (sect ~ /^resource_drift\./) {
       # A drift entry whose attributes all match is no drift (a CLI may list one after
       # comparing numbers of different precision).
