@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# drift-check.sh: the nightly drift check of docs/guides/gitops.md, for Terraform 1.5 and later
-# and OpenTofu. Run it in the directory of an initialised configuration; its arguments go to
-# `plan` (for example -var-file=prod.tfvars -lock-timeout=10m).
+# drift-check.sh: the drift check of docs/guides/gitops.md, for Terraform 1.5 and later and
+# OpenTofu. Run it in the directory of an initialised configuration.
 #
-# It saves a plan (with refresh), reads it back with the CLI's own `show -json` and decides from
-# that JSON alone, because the exit codes of `plan -detailed-exitcode` do not tell drift apart:
-# Terraform 1.11 exits 2 for a refresh-only plan of any resource with a number attribute,
-# Terraform 1.15 whenever the configuration has a data source, and the data sources of check
-# blocks make every plan exit 2, while OpenTofu exits 0.
+#   drift-check.sh [plan options]   plans (with refresh) and reports: the nightly drift job.
+#                                   The options go to `plan` (-var-file=prod.tfvars, -lock=false).
+#   drift-check.sh --plan FILE      reports on a plan saved already (`plan -out=FILE`): the
+#                                   pull-request job's summary of what the plan changes.
+#
+# It reads the plan with the CLI's own `show -json` and decides from that JSON alone, because
+# the exit codes of `plan -detailed-exitcode` do not tell drift apart: Terraform 1.11 exits 2
+# for a refresh-only plan of any resource with a number attribute, Terraform 1.15 whenever the
+# configuration has a data source, and the data sources of check blocks make every plan exit 2,
+# while OpenTofu exits 0.
 #
 # Exit status:
 #   0  no drift: the manager matches the state and the configuration, and every check passes
@@ -27,16 +31,27 @@ if [ -z "$cli" ]; then
   cli="$(command -v terraform || command -v tofu)" || die "no terraform or tofu on PATH; set DRIFT_CHECK_CLI"
 fi
 
+plan=""
+if [ "${1:-}" = "--plan" ]; then
+  [ $# -eq 2 ] || die "usage: $0 --plan FILE (a plan saved with plan -out=FILE; no plan options)"
+  plan="$2"
+  [ -f "$plan" ] || die "no saved plan at $plan"
+fi
+
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/drift-check.XXXXXX")" || die "cannot create a temporary directory"
-# The plan file holds the state and the values of variables: it never outlives the check.
+# A plan file and its JSON hold the state and the values of variables: what this script makes
+# never outlives it.
 trap 'rm -rf "$tmp"' EXIT
 
 export TF_IN_AUTOMATION=1
-if ! "$cli" plan -input=false -no-color -out="$tmp/drift.tfplan" "$@" >"$tmp/plan.log" 2>&1; then
-  cat "$tmp/plan.log" >&2
-  die "$cli plan failed"
+if [ -z "$plan" ]; then
+  plan="$tmp/drift.tfplan"
+  if ! "$cli" plan -input=false -no-color -out="$plan" "$@" >"$tmp/plan.log" 2>&1; then
+    cat "$tmp/plan.log" >&2
+    die "$cli plan failed"
+  fi
 fi
-if ! "$cli" show -json "$tmp/drift.tfplan" >"$tmp/plan.json" 2>"$tmp/show.log"; then
+if ! "$cli" show -json "$plan" >"$tmp/plan.json" 2>"$tmp/show.log"; then
   cat "$tmp/show.log" >&2
   die "$cli show -json failed"
 fi

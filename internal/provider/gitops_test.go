@@ -130,15 +130,6 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	// comes and goes: with these thresholds every check passes.
 	healthy := []string{"-var", "license_warning_days=10", "-var", "disk_limit_percent=100"}
 
-	// The merge job: apply a reviewed plan, saved by the pull-request job.
-	if r := w.run(admin, cli, append([]string{"plan", "-input=false", "-no-color", "-out=pr.tfplan"}, healthy...)...); r.status != 0 {
-		t.Fatalf("plan failed:\n%s", r.out)
-	}
-	assertPlanFileLacks(t, filepath.Join(w.dir, "pr.tfplan"), admin)
-	if r := w.run(admin, cli, "apply", "-input=false", "-no-color", "pr.tfplan"); r.status != 0 {
-		t.Fatalf("apply failed:\n%s", r.out)
-	}
-
 	exitCodes := func(when string) {
 		plan := w.run(viewer, cli, append([]string{"plan", "-input=false", "-no-color", "-detailed-exitcode"}, healthy...)...)
 		refresh := w.run(viewer, cli, append([]string{"plan", "-input=false", "-no-color", "-detailed-exitcode", "-refresh-only"}, healthy...)...)
@@ -157,6 +148,19 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 		if strings.Contains(r.out, admin) || strings.Contains(r.out, viewer) {
 			t.Errorf("%s: the report shows an API key", when)
 		}
+	}
+
+	// The pull-request job: a plan saved with the read-only key, which the plan file does not
+	// keep, and the summary of what it changes.
+	if r := w.run(viewer, cli, append([]string{"plan", "-input=false", "-no-color", "-out=pr.tfplan"}, healthy...)...); r.status != 0 {
+		t.Fatalf("plan failed:\n%s", r.out)
+	}
+	assertPlanFileLacks(t, filepath.Join(w.dir, "pr.tfplan"), viewer)
+	expect("the pull request's plan", w.driftCheck(viewer, "--plan", "pr.tfplan"), driftFound, "Apply would change",
+		"apm_node.app\n to be created", "apm_system.shop\n to be created", "apm_was_server.app\n to be created")
+	// The merge job: the reviewed plan, applied with the key that may write.
+	if r := w.run(admin, cli, "apply", "-input=false", "-no-color", "pr.tfplan"); r.status != 0 {
+		t.Fatalf("apply failed:\n%s", r.out)
 	}
 
 	exitCodes("after a clean apply")
@@ -247,6 +251,7 @@ func TestDriftCheck_readsThePlanJSON(t *testing.T) {
 	if err := os.WriteFile(cli, []byte(fakeCLI), 0o700); err != nil {
 		t.Fatal(err)
 	}
+	clitest.MustWrite(t, filepath.Join(dir, "fake.tfplan"), "a saved plan")
 	const (
 		quiet = `"resource_changes":[` +
 			`{"address":"apm_system.shop","mode":"managed","change":{"actions":["no-op"],"before":{"name":"shop","n":7730},"after":{"name":"shop","n":7730}}},` +
@@ -277,18 +282,19 @@ func TestDriftCheck_readsThePlanJSON(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name       string
+		args       []string
 		json       string
 		planStatus string
 		status     int
 		want       []string
 		never      []string
 	}{
-		{"clean", plan(quiet, sameDrift, passes), "0", driftNone, []string{"drift-check: no drift, every check passes (Terraform v0.0.0-fake)"},
+		{"clean", nil, plan(quiet, sameDrift, passes), "0", driftNone, []string{"drift-check: no drift, every check passes (Terraform v0.0.0-fake)"},
 			[]string{"apm_", "check."}},
-		{"a check fails", plan(quiet, fails), "0", driftHealth, []string{
+		{"a check fails", nil, plan(quiet, fails), "0", driftHealth, []string{
 			"Failing checks:", "  check.broken\n      (error, no message)", "  check.licenses\n      Expires < 30 days: \"app-01\" (café).",
 			"drift-check: no drift, but a health check fails"}, []string{"apm_"}},
-		{"drift", plan(drift, fails), "0", driftFound, []string{
+		{"drift", nil, plan(drift, fails), "0", driftFound, []string{
 			"Changed outside Terraform (the refresh found these differences from the state):\n" +
 				"  apm_node.gone\n      deleted outside Terraform\n" +
 				"  apm_user.this[\"ops\"]\n      name: \"Ops\" -> \"Ops Team\"\n      password: (sensitive value changed)\n      roles.1: \"b\" -> (none)\n",
@@ -297,13 +303,16 @@ func TestDriftCheck_readsThePlanJSON(t *testing.T) {
 				"  apm_user.this[\"ops\"] (update)\n      name: \"Ops Team\" -> \"Ops\"\n      password: (sensitive value changed)\n      roles.1: (none) -> \"b\"\n" +
 				"  apm_was_server.x (replace)\n      id: \"a\" -> (known after apply)\n      server_type: \"Standard\" -> \"Enterprise\"\n",
 			"Failing checks:", "drift-check: DRIFT"}, []string{"secret"}},
-		{"no plan", `{"not":"a plan"}`, "0", driftError, []string{"drift-check: the output of show -json is no plan in JSON"}, nil},
-		{"plan fails", plan(quiet), "1", driftError, []string{"planned", "plan failed"}, nil},
+		{"no plan", nil, `{"not":"a plan"}`, "0", driftError, []string{"drift-check: the output of show -json is no plan in JSON"}, nil},
+		{"plan fails", nil, plan(quiet), "1", driftError, []string{"planned", "plan failed"}, nil},
+		// A saved plan is only read: the failing plan command is not run.
+		{"saved plan", []string{"--plan", "fake.tfplan"}, plan(quiet, passes), "1", driftNone, []string{"drift-check: no drift"}, []string{"planned"}},
+		{"saved plan missing", []string{"--plan", "missing.tfplan"}, plan(quiet), "0", driftError, []string{"no saved plan at missing.tfplan"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			planJSON := filepath.Join(t.TempDir(), "plan.json")
 			clitest.MustWrite(t, planJSON, tc.json)
-			cmd := exec.Command(filepath.Join(root, "scripts", "drift-check.sh"), "-var", "x=1")
+			cmd := exec.Command(filepath.Join(root, "scripts", "drift-check.sh"), tc.args...)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "DRIFT_CHECK_CLI="+cli, "FAKE_PLAN_JSON="+planJSON, "FAKE_PLAN_STATUS="+tc.planStatus)
 			out, err := cmd.CombinedOutput()

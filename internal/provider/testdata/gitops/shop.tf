@@ -22,6 +22,9 @@ resource "apm_was_server" "app" {
 
 data "apm_nodes" "shop" {
   system_name = apm_system.shop.name
+
+  # Read after the node exists, so that the output is right from the first apply on.
+  depends_on = [apm_node.app]
 }
 
 output "node_status" {
