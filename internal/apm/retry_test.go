@@ -314,8 +314,12 @@ func TestHostDoesNotResolve(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTestClient(t, "http://"+host+":8443", withMaxRetries(2))
+			transport, ok := c.httpClient.Transport.(*http.Transport)
+			if !ok {
+				t.Fatalf("transport is a %T", c.httpClient.Transport)
+			}
 			var dials atomic.Int32
-			c.httpClient.Transport.(*http.Transport).DialContext = func(context.Context, string, string) (net.Conn, error) {
+			transport.DialContext = func(context.Context, string, string) (net.Conn, error) {
 				dials.Add(1)
 				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: tc.dnsErr}
 			}
