@@ -1,12 +1,9 @@
 package provider
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,17 +53,8 @@ func (w *gitopsWorkspace) runWith(env []string, name string, args ...string) git
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = w.dir
 	cmd.Env = append(slices.Clone(w.env), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		w.t.Fatalf("%s %s: %v after %s\n%s", name, strings.Join(args, " "), ctx.Err(), cliTimeout, out.String())
-	case err != nil && !errors.As(err, &exit):
-		w.t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-	return gitopsRun{out: out.String(), status: cmd.ProcessState.ExitCode()}
+	out, status := runToEnd(ctx, w.t, cmd)
+	return gitopsRun{out: out, status: status}
 }
 
 // driftCheck runs the guide's script with a read-only key, as the nightly job does.
@@ -245,32 +233,10 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	expect("with the manager unreachable", down.driftCheck(viewer, healthy...), driftError, "nothing accepts connections", "plan failed")
 }
 
-// planFileHolds reports whether any file inside a saved plan (a zip archive) contains secret.
+// planFileHolds reports whether any file inside a saved plan contains secret.
 func planFileHolds(t *testing.T, path, secret string) bool {
 	t.Helper()
-	r, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatalf("reading the saved plan: %v", err)
-	}
-	defer r.Close()
-	if len(r.File) == 0 {
-		t.Fatal("the saved plan is empty")
-	}
-	for _, f := range r.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		_ = rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.Contains(data, []byte(secret)) {
-			return true
-		}
-	}
-	return false
+	return bytes.Contains(clitest.SavedPlan(t, path), []byte(secret))
 }
 
 // guideKeyVariable is the configuration of docs/guides/gitops.md that passes the API key
@@ -304,4 +270,113 @@ func supportsEphemeralVariables(version string) bool {
 		since = 11
 	}
 	return major > 1 || major == 1 && minor >= since
+}
+
+// fakeCLI is a stand-in for terraform: `plan` succeeds (or exits with $FAKE_PLAN_STATUS) and
+// `show -json` prints $FAKE_PLAN_JSON, so that the script's reading of a plan is tested on
+// plans no CLI run here produces.
+const fakeCLI = `#!/bin/sh
+case "$1" in
+  plan) echo "planned" ; exit "${FAKE_PLAN_STATUS:-0}" ;;
+  show) cat "$FAKE_PLAN_JSON" ;;
+  version) echo "Terraform v0.0.0-fake" ;;
+esac
+`
+
+// scripts/drift-check.sh decides from the plan's JSON alone: data source reads, no-op
+// changes, output changes and drift entries whose attributes all match are no drift;
+// drift and changes name each attribute and hide sensitive values; a failing or erroring
+// check is exit status 3 unless there is drift.
+func TestDriftCheck_readsThePlanJSON(t *testing.T) {
+	root, err := clitest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cli := filepath.Join(dir, "terraform")
+	if err := os.WriteFile(cli, []byte(fakeCLI), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	clitest.MustWrite(t, filepath.Join(dir, "fake.tfplan"), "a saved plan")
+	const (
+		quiet = `"resource_changes":[` +
+			`{"address":"apm_system.shop","mode":"managed","change":{"actions":["no-op"],"before":{"name":"shop","n":7730},"after":{"name":"shop","n":7730}}},` +
+			`{"address":"data.apm_nodes.all","mode":"data","change":{"actions":["read"],"before":null,"after":{"nodes":[]}}}],` +
+			`"output_changes":{"ids":{"actions":["update"],"before":{},"after":{"a":"b"}}}`
+		// A drift entry whose attributes all match, as a CLI may list after comparing numbers.
+		sameDrift = `"resource_drift":[{"address":"apm_node.app","mode":"managed","change":{"actions":["update"],"before":{"agent_port":7730},"after":{"agent_port":7730}}}]`
+		passes    = `"checks":[{"address":{"kind":"check","name":"ok","to_display":"check.ok"},"status":"pass"},` +
+			`{"address":{"kind":"check","name":"later","to_display":"check.later"},"status":"unknown"}]`
+		fails = `"checks":[{"address":{"kind":"check","name":"licenses","to_display":"check.licenses"},"status":"fail",` +
+			`"instances":[{"address":{"to_display":"check.licenses"},"status":"fail","problems":[{"message":"Expires \u003c 30 days: \"app-01\" (caf\u00e9)."}]}]},` +
+			`{"address":{"kind":"check","name":"broken","to_display":"check.broken"},"status":"error","instances":[]}]`
+		drift = `"resource_drift":[` +
+			`{"address":"apm_user.this[\"ops\"]","mode":"managed","change":{"actions":["update"],` +
+			`"before":{"name":"Ops","password":"old-secret","roles":["a","b"]},"after":{"name":"Ops Team","password":"new-secret","roles":["a"]},` +
+			`"before_sensitive":{"password":true},"after_sensitive":{"password":true}}},` +
+			`{"address":"apm_node.gone","mode":"managed","change":{"actions":["delete"],"before":{"name":"gone"},"after":null}}],` +
+			`"resource_changes":[` +
+			`{"address":"apm_user.this[\"ops\"]","mode":"managed","change":{"actions":["update"],` +
+			`"before":{"name":"Ops Team","password":"new-secret","roles":["a"]},"after":{"name":"Ops","password":"old-secret","roles":["a","b"]},` +
+			`"after_unknown":{},"before_sensitive":{"password":true},"after_sensitive":{"password":true}}},` +
+			`{"address":"apm_node.gone","mode":"managed","change":{"actions":["create"],"before":null,"after":{"name":"gone"},"after_unknown":{"id":true}}},` +
+			`{"address":"apm_was_server.x","mode":"managed","change":{"actions":["delete","create"],"before":{"id":"a","server_type":"Standard"},` +
+			`"after":{"id":null,"server_type":"Enterprise"},"after_unknown":{"id":true}}}]`
+	)
+	plan := func(sections ...string) string {
+		return `{"format_version":"1.2","terraform_version":"1.11.4",` + strings.Join(sections, ",") + `}`
+	}
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		json       string
+		planStatus string
+		status     int
+		want       []string
+		never      []string
+	}{
+		{"clean", nil, plan(quiet, sameDrift, passes), "0", driftNone, []string{"drift-check: no drift, every check passes (Terraform v0.0.0-fake)"},
+			[]string{"apm_", "check."}},
+		{"a check fails", nil, plan(quiet, fails), "0", driftHealth, []string{
+			"Failing checks:", "  check.broken\n      (error, no message)", "  check.licenses\n      Expires < 30 days: \"app-01\" (café).",
+			"drift-check: no drift, but a health check fails"}, []string{"apm_"}},
+		{"drift", nil, plan(drift, fails), "0", driftFound, []string{
+			"Changed outside Terraform (the refresh found these differences from the state):\n" +
+				"  apm_node.gone\n      deleted outside Terraform\n" +
+				"  apm_user.this[\"ops\"]\n      name: \"Ops\" -> \"Ops Team\"\n      password: (sensitive value changed)\n      roles.1: \"b\" -> (none)\n",
+			"Apply would change (the manager differs from the configuration):\n" +
+				"  apm_node.gone\n      to be created\n" +
+				"  apm_user.this[\"ops\"] (update)\n      name: \"Ops Team\" -> \"Ops\"\n      password: (sensitive value changed)\n      roles.1: (none) -> \"b\"\n" +
+				"  apm_was_server.x (replace)\n      id: \"a\" -> (known after apply)\n      server_type: \"Standard\" -> \"Enterprise\"\n",
+			"Failing checks:", "drift-check: DRIFT"}, []string{"secret"}},
+		{"no plan", nil, `{"not":"a plan"}`, "0", driftError, []string{"drift-check: the output of show -json is no plan in JSON"}, nil},
+		{"plan fails", nil, plan(quiet), "1", driftError, []string{"planned", "plan failed"}, nil},
+		// A saved plan is only read: the failing plan command is not run.
+		{"saved plan", []string{"--plan", "fake.tfplan"}, plan(quiet, passes), "1", driftNone, []string{"drift-check: no drift"}, []string{"planned"}},
+		{"saved plan missing", []string{"--plan", "missing.tfplan"}, plan(quiet), "0", driftError, []string{"no saved plan at missing.tfplan"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			planJSON := filepath.Join(t.TempDir(), "plan.json")
+			clitest.MustWrite(t, planJSON, tc.json)
+			ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "drift-check.sh"), tc.args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "DRIFT_CHECK_CLI="+cli, "FAKE_PLAN_JSON="+planJSON, "FAKE_PLAN_STATUS="+tc.planStatus)
+			out, got := runToEnd(ctx, t, cmd)
+			if got != tc.status {
+				t.Errorf("exit status %d, want %d:\n%s", got, tc.status, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tc.never {
+				if strings.Contains(out, n) {
+					t.Errorf("the output has %q:\n%s", n, out)
+				}
+			}
+		})
+	}
 }
