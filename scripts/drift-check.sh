@@ -32,9 +32,10 @@ if [ -z "$cli" ]; then
 fi
 
 plan=""
+saved="" # set when summarising a plan saved by someone else, which is expected to change things
 if [ "${1:-}" = "--plan" ]; then
   [ $# -eq 2 ] || die "usage: $0 --plan FILE (a plan saved with plan -out=FILE; no plan options)"
-  plan="$2"
+  plan="$2" saved=1
   [ -f "$plan" ] || die "no saved plan at $plan"
 fi
 
@@ -238,9 +239,12 @@ if section drift "Changed outside Terraform (the refresh found these differences
 if section change "Apply would change (the manager differs from the configuration):"; then status=2; fi
 if section check "Failing checks:" && [ "$status" -eq 0 ]; then status=3; fi
 echo
-case "$status" in
+case "$status$saved" in
   0) echo "drift-check: no drift, every check passes ($version)" ;;
   2) echo "drift-check: DRIFT: the manager differs from the state or the configuration ($version)" ;;
   3) echo "drift-check: no drift, but a health check fails ($version)" ;;
+  01) echo "drift-check: the plan changes nothing, every check passes ($version)" ;;
+  21) echo "drift-check: the plan changes the manager ($version)" ;;
+  31) echo "drift-check: the plan changes nothing, but a health check fails ($version)" ;;
 esac
 exit "$status"

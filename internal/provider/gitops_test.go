@@ -167,7 +167,8 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 		t.Error("the saved plan holds the API key given in APM_API_KEY")
 	}
 	expect("the pull request's plan", w.driftCheck(viewer, "--plan", "pr.tfplan"), driftFound, "Apply would change",
-		"apm_node.app\n to be created", "apm_system.shop\n to be created", "apm_was_server.app\n to be created")
+		"apm_node.app\n to be created", "apm_system.shop\n to be created", "apm_was_server.app\n to be created",
+		"drift-check: the plan changes the manager")
 	// The merge job: the reviewed plan, applied with the key that may write.
 	if r := w.run(admin, cli, "apply", "-input=false", "-no-color", "pr.tfplan"); r.status != 0 {
 		t.Fatalf("apply failed:\n%s", r.out)
@@ -352,7 +353,8 @@ func TestDriftCheck_readsThePlanJSON(t *testing.T) {
 		{"no plan", nil, `{"not":"a plan"}`, "0", driftError, []string{"drift-check: the output of show -json is no plan in JSON"}, nil},
 		{"plan fails", nil, plan(quiet), "1", driftError, []string{"planned", "plan failed"}, nil},
 		// A saved plan is only read: the failing plan command is not run.
-		{"saved plan", []string{"--plan", "fake.tfplan"}, plan(quiet, passes), "1", driftNone, []string{"drift-check: no drift"}, []string{"planned"}},
+		{"saved plan", []string{"--plan", "fake.tfplan"}, plan(quiet, passes), "1", driftNone,
+			[]string{"drift-check: the plan changes nothing, every check passes"}, []string{"planned"}},
 		{"saved plan missing", []string{"--plan", "missing.tfplan"}, plan(quiet), "0", driftError, []string{"no saved plan at missing.tfplan"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
