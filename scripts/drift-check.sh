@@ -31,6 +31,12 @@ if [ -z "$cli" ]; then
   cli="$(command -v terraform || command -v tofu)" || die "no terraform or tofu on PATH; set DRIFT_CHECK_CLI"
 fi
 
+for arg in "$@"; do
+  case "$arg" in
+    -detailed-exitcode | -out=* | -json) die "$arg is the script's own business: leave it out" ;;
+  esac
+done
+
 plan=""
 saved="" # set when summarising a plan saved by someone else, which is expected to change things
 if [ "${1:-}" = "--plan" ]; then

@@ -352,6 +352,7 @@ func TestDriftCheck_readsThePlanJSON(t *testing.T) {
 			"Failing checks:", "drift-check: DRIFT"}, []string{"secret"}},
 		{"no plan", nil, `{"not":"a plan"}`, "0", driftError, []string{"drift-check: the output of show -json is no plan in JSON"}, nil},
 		{"plan fails", nil, plan(quiet), "1", driftError, []string{"planned", "plan failed"}, nil},
+		{"an exit code asked for", []string{"-detailed-exitcode"}, plan(quiet), "0", driftError, []string{"-detailed-exitcode is the script's own business"}, []string{"planned"}},
 		// A saved plan is only read: the failing plan command is not run.
 		{"saved plan", []string{"--plan", "fake.tfplan"}, plan(quiet, passes), "1", driftNone,
 			[]string{"drift-check: the plan changes nothing, every check passes"}, []string{"planned"}},
