@@ -123,6 +123,9 @@ func (w *gitopsWorkspace) another(t *testing.T, files map[string]string) *gitops
 // saved plan of the pull-request job holds no API key, and an apply with the read-only key
 // fails naming the resource and saying that the key is read-only.
 func TestAccGitOps_driftCheck(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
 	testAccPreCheck(t)
 	env := newAccEnv(t)
 	env.needsSim("uses apmsim's read-only viewer key")
