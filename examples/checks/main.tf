@@ -18,6 +18,18 @@ terraform {
 
 provider "apm" {}
 
+variable "license_warning_days" {
+  description = "Warn about licenses that expire within this many days."
+  type        = number
+  default     = 30
+}
+
+variable "disk_limit_percent" {
+  description = "Warn about nodes whose disk usage is above this percentage."
+  type        = number
+  default     = 90
+}
+
 check "licenses_valid_for_30_days" {
   data "apm_licenses" "all" {}
 

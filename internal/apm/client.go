@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -86,8 +87,9 @@ func formatSafe(f fmt.State, verb rune, s string) {
 	_, _ = io.WriteString(f, s)
 }
 
-// Client calls the manager. It is immutable after New and safe for concurrent use; all
-// requests share one http.Client and its connection pool.
+// Client calls the manager. It is immutable after New, but for whether the manager has
+// answered yet, and safe for concurrent use; all requests share one http.Client and its
+// connection pool.
 type Client struct {
 	baseURL string // scheme://host[:port][/prefix], no trailing slash, no query: safe to print
 	// auth is behind a function so that no fmt verb can reach the key: fmt prints a func as
@@ -101,6 +103,11 @@ type Client struct {
 	waitMin    time.Duration
 	waitMax    time.Duration
 	silent     bool
+	// answered turns true at the first HTTP answer from the endpoint (any status). Until
+	// then an endpoint that does not resolve or refuses connections is most likely wrong,
+	// and is not retried (see unreachable in retry.go). A pointer, so that a copy of a
+	// Client (printing one by value) copies no lock.
+	answered *atomic.Bool
 }
 
 type auth struct {
@@ -142,6 +149,7 @@ func newClient(cfg Config, r redactor) (*Client, error) {
 		waitMin:    durationOr(cfg.RetryWaitMin, DefaultRetryWaitMin),
 		waitMax:    durationOr(cfg.RetryWaitMax, DefaultRetryWaitMax),
 		silent:     cfg.Silent,
+		answered:   new(atomic.Bool),
 	}
 	if c.waitMin > c.waitMax {
 		return nil, fmt.Errorf("retry wait minimum (%s) is larger than the maximum (%s)", c.waitMin, c.waitMax)

@@ -111,6 +111,7 @@ type TransportError struct {
 	Err      error  // sanitized cause; errors.Is(err, context.Canceled) works through it
 
 	what           string // short description such as "connection failed"
+	advice         string // what to check, after the cause; "" for none
 	outcomeUnknown bool   // see OutcomeUnknown
 }
 
@@ -122,6 +123,9 @@ func (e *TransportError) Error() string {
 	msg := fmt.Sprintf("%s %s: %s%s", e.Method, e.Path, what, attemptsSuffix(e.Attempts))
 	if e.Err != nil {
 		msg += ": " + e.Err.Error()
+	}
+	if e.advice != "" {
+		msg += "; " + e.advice
 	}
 	return scrubKeyParams(msg)
 }

@@ -86,8 +86,8 @@ func TestOutcomeKnownWhenNothingWasSent(t *testing.T) {
 	ctx := context.Background()
 	t.Run("connection refused", func(t *testing.T) {
 		err := createSystem(ctx, newTestClient(t, closedEndpoint(t), withMaxRetries(1)))
-		if asTransportError(t, err).Attempts != 2 || OutcomeUnknown(err) {
-			t.Errorf("err = %v: want 2 attempts and a known outcome", err)
+		if asTransportError(t, err).Attempts != 1 || OutcomeUnknown(err) {
+			t.Errorf("err = %v: want 1 attempt (nothing listens: not retried) and a known outcome", err)
 		}
 	})
 	t.Run("TLS handshake failed", func(t *testing.T) {

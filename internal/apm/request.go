@@ -223,6 +223,7 @@ func (c *Client) attempt(ctx context.Context, cl *call, n int) outcome {
 	if err != nil {
 		return c.transportFailure(ctx, cl, err, true, connected.Load(), fields, start)
 	}
+	c.answered.Store(true)
 	defer resp.Body.Close()
 	data, err := readBody(resp.Body)
 	if fields != nil {
@@ -309,6 +310,10 @@ func (c *Client) transportFailure(ctx context.Context, cl *call, err error, send
 		te.what = "TLS handshake failed"
 	case dialFailed(err):
 		te.what = "connection failed"
+		if advice := unreachable(err); advice != "" && !c.answered.Load() {
+			te.advice = advice + " (not retried: the manager has not answered yet)"
+			break
+		}
 		o.retry = true // nothing was sent, so even a POST is safe to repeat
 	default:
 		te.what = "request failed"

@@ -5,11 +5,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -26,6 +28,13 @@ import (
 //   - Never retried: certificate and TLS errors, an answer larger than the client reads and
 //     a request that cannot be built (waiting does not heal them), and a request whose
 //     caller's context has ended.
+//   - Not retried either, until the manager has answered once: a host name that does not
+//     resolve (no such host) and a refused connection (nothing listens on the port). Before
+//     any answer they mean a wrong endpoint or a manager that is down, which a few seconds
+//     of retries do not change: the user gets the advice at once instead of after every
+//     retry. Once the manager has answered, the same failures mean a restart or a DNS
+//     blip in the middle of a run, and are retried like any failed connection. DNS
+//     time-outs and temporary DNS failures are always retried.
 //   - The wait before a retry is the server's Retry-After when it sends one, else it doubles
 //     from RetryWaitMin, with jitter; either is capped at RetryWaitMax. At most MaxRetries
 //     retries follow the first attempt.
@@ -74,6 +83,25 @@ func waitEndsAfterDeadline(ctx context.Context, d time.Duration) bool {
 func dialFailed(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// unreachable says what to check when err, a failure to open a connection, means that
+// the endpoint names no host or no listening port: its host name does not resolve, or the
+// host refused the connection. It is "" for other failures.
+func unreachable(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return fmt.Sprintf("the host name %q does not resolve: check the endpoint's host name and this machine's DNS", dns.Name)
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		where := "the endpoint"
+		var op *net.OpError
+		if errors.As(err, &op) && op.Addr != nil {
+			where = op.Addr.String()
+		}
+		return fmt.Sprintf("nothing accepts connections at %s: check the endpoint's port and that the manager is running", where)
+	}
+	return ""
 }
 
 // tlsFailed reports certificate and TLS protocol errors.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -237,31 +238,98 @@ func TestBodyResentOnEachAttempt(t *testing.T) {
 	}
 }
 
+// A refused connection before the manager has answered at all means a wrong endpoint or a
+// manager that is down, which retries do not heal: it fails at once and says what to
+// check. Once the manager has answered, a refusal is a restart in the middle of a run and
+// is retried (nothing was sent, so even a POST is safe to repeat).
 func TestConnectionRefused(t *testing.T) {
-	endpoint := closedEndpoint(t)
 	ctx := context.Background()
 	for method, call := range map[string]func(c *Client) error{
 		"GET":  func(c *Client) error { _, err := c.ListSystems(ctx); return err },
-		"POST": func(c *Client) error { return c.CreateSystem(ctx, "a") }, // never reached the server: safe to retry
+		"POST": func(c *Client) error { return c.CreateSystem(ctx, "a") },
 	} {
-		t.Run(method, func(t *testing.T) {
+		t.Run(method+" before any answer", func(t *testing.T) {
+			endpoint := closedEndpoint(t)
 			err := call(newTestClient(t, endpoint, withMaxRetries(2)))
 			te := asTransportError(t, err)
-			if te.Attempts != 3 {
+			if te.Attempts != 1 {
+				t.Errorf("attempts = %d, want 1", te.Attempts)
+			}
+			assertRefused(t, err)
+			prefix := method + " /rest/systems: connection failed: dial tcp "
+			suffix := "connect: connection refused; nothing accepts connections at " + strings.TrimPrefix(endpoint, "http://") +
+				": check the endpoint's port and that the manager is running (not retried: the manager has not answered yet)"
+			if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, suffix) {
+				t.Errorf("text = %q, want %q...%q", msg, prefix, suffix)
+			}
+			assertNoKey(t, "connection refused", err.Error())
+		})
+		t.Run(method+" after an answer", func(t *testing.T) {
+			srv, _ := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, 200, `{"systems":[]}`) })
+			c := newTestClient(t, srv.URL, withMaxRetries(2))
+			if _, err := c.ListSystems(ctx); err != nil {
+				t.Fatal(err)
+			}
+			srv.Close() // the manager goes away: its port now refuses connections
+			c.httpClient.CloseIdleConnections()
+			err := call(c)
+			if te := asTransportError(t, err); te.Attempts != 3 {
 				t.Errorf("attempts = %d, want 3", te.Attempts)
 			}
-			if !errors.Is(err, syscall.ECONNREFUSED) {
-				t.Errorf("error does not unwrap to ECONNREFUSED: %v", err)
-			}
-			var op *net.OpError
-			if !errors.As(err, &op) || op.Op != "dial" {
-				t.Errorf("error does not unwrap to the dial error: %v", err)
-			}
+			assertRefused(t, err)
 			prefix := method + " /rest/systems: connection failed (after 3 attempts): dial tcp "
 			if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, "connect: connection refused") {
 				t.Errorf("text = %q, want %q...connect: connection refused", msg, prefix)
 			}
-			assertNoKey(t, "connection refused", err.Error())
+		})
+	}
+}
+
+// assertRefused checks that err unwraps to the refused dial.
+func assertRefused(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("error does not unwrap to ECONNREFUSED: %v", err)
+	}
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "dial" {
+		t.Errorf("error does not unwrap to the dial error: %v", err)
+	}
+}
+
+// A host name that does not exist fails at once, naming it; a DNS time-out may pass on the
+// next attempt and is retried. The dialer returns what Go's resolver returns for each.
+func TestHostDoesNotResolve(t *testing.T) {
+	const host = "apm.example.invalid"
+	for _, tc := range []struct {
+		name     string
+		dnsErr   *net.DNSError
+		attempts int
+		suffix   string
+	}{
+		{"no such host", &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}, 1,
+			`lookup ` + host + `: no such host; the host name "` + host + `" does not resolve: ` +
+				"check the endpoint's host name and this machine's DNS (not retried: the manager has not answered yet)"},
+		{"time-out", &net.DNSError{Err: "i/o timeout", Name: host, IsTimeout: true}, 3, "lookup " + host + ": i/o timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t, "http://"+host+":8443", withMaxRetries(2))
+			transport, ok := c.httpClient.Transport.(*http.Transport)
+			if !ok {
+				t.Fatalf("transport is a %T", c.httpClient.Transport)
+			}
+			var dials atomic.Int32
+			transport.DialContext = func(context.Context, string, string) (net.Conn, error) {
+				dials.Add(1)
+				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: tc.dnsErr}
+			}
+			_, err := c.ListSystems(context.Background())
+			if te := asTransportError(t, err); te.Attempts != tc.attempts || int(dials.Load()) != tc.attempts {
+				t.Errorf("attempts = %d, dials = %d; want %d", te.Attempts, dials.Load(), tc.attempts)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "GET /rest/systems: connection failed") || !strings.HasSuffix(msg, tc.suffix) {
+				t.Errorf("text = %q, want ...%q", msg, tc.suffix)
+			}
 		})
 	}
 }

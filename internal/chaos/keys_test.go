@@ -3,10 +3,7 @@
 package chaos
 
 import (
-	"archive/zip"
-	"bytes"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,11 +63,8 @@ func TestKeyFromVariable(t *testing.T) {
 			if r := w.run(nil, "plan", "-input=false", "-no-color", "-out=saved.tfplan"); r.exit != 0 {
 				t.Fatalf("plan exited %d:\n%s", r.exit, tail(r.output, 15))
 			}
-			plan, err := os.ReadFile(filepath.Join(w.dir, "saved.tfplan"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if inPlan := strings.Contains(string(planFiles(t, plan)), sim.srv.AdminKey); inPlan != c.keyInPlan {
+			plan := clitest.SavedPlan(t, filepath.Join(w.dir, "saved.tfplan"))
+			if inPlan := strings.Contains(string(plan), sim.srv.AdminKey); inPlan != c.keyInPlan {
 				t.Errorf("%s variable: key in the saved plan = %v, want %v", c.kind, inPlan, c.keyInPlan)
 			}
 			if r := w.run(nil, "apply", "-input=false", "-no-color", "-auto-approve"); r.exit != 0 {
@@ -92,26 +86,3 @@ func TestKeyFromVariable(t *testing.T) {
 
 // oldTerraform matches the version line of a Terraform older than 1.10.
 var oldTerraform = regexp.MustCompile(`^Terraform v1\.[0-9]\.[0-9]+`)
-
-// planFiles is the uncompressed content of every file in a saved plan (a zip archive).
-func planFiles(t *testing.T, plan []byte) []byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(plan), int64(len(plan)))
-	if err != nil {
-		t.Fatalf("reading the saved plan: %v", err)
-	}
-	var all []byte
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		_ = rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, data...)
-	}
-	return all
-}

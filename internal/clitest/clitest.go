@@ -4,8 +4,10 @@
 package clitest
 
 import (
+	"archive/zip"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,4 +74,32 @@ func Version(cli string) (string, error) {
 	}
 	line, _, _ := strings.Cut(string(out), "\n")
 	return strings.TrimSpace(line), nil
+}
+
+// SavedPlan is the uncompressed content of every file in the saved plan at path (a zip
+// archive), for tests that look for what a plan file must not hold, such as the API key.
+func SavedPlan(t testing.TB, path string) []byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatalf("reading the saved plan: %v", err)
+	}
+	defer zr.Close()
+	if len(zr.File) == 0 {
+		t.Fatalf("the saved plan %s holds no file", path)
+	}
+	var all []byte
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		_ = rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, data...)
+	}
+	return all
 }

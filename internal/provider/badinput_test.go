@@ -668,17 +668,26 @@ func runCLI(t *testing.T, cli, dir string, args ...string) (string, bool) {
 	cmd := exec.CommandContext(ctx, cli, args...)
 	cmd.Dir = dir
 	cmd.Env = cliEnv(reattach)
+	out, status := runToEnd(ctx, t, cmd)
+	return out, status == 0
+}
+
+// runToEnd runs cmd, made with exec.CommandContext(ctx, ...), and returns its output
+// (stdout and stderr together) and its exit status. A command that cannot start or that
+// outlives ctx fails the test.
+func runToEnd(ctx context.Context, t *testing.T, cmd *exec.Cmd) (string, int) {
+	t.Helper()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("%s %s: %v after %s", cli, args[0], ctx.Err(), cliTimeout)
+		t.Fatalf("%s: %v after %s\n%s", strings.Join(cmd.Args, " "), ctx.Err(), cliTimeout, out.String())
 	case err != nil && !errors.As(err, &exit):
-		t.Fatalf("%s %s: %v", cli, args[0], err)
+		t.Fatalf("%s: %v", strings.Join(cmd.Args, " "), err)
 	}
-	return out.String(), err == nil
+	return out.String(), cmd.ProcessState.ExitCode()
 }
 
 // cliEnv is this process's environment for the CLI, without what would change its

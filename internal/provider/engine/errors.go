@@ -61,9 +61,13 @@ func Explain(err error) string {
 	case apm.IsUnauthorized(err):
 		return err.Error() + "\n\nThe manager rejected the API key. Check the api_key argument of the provider or the " +
 			EnvAPIKey + " environment variable; the key may be wrong, expired or revoked."
+	case apm.IsForbidden(err) && apm.WasRead(err):
+		return err.Error() + "\n\nThe API key is valid but may not read this. Use a key whose role permits it in api_key or " + EnvAPIKey + "."
 	case apm.IsForbidden(err):
-		return err.Error() + "\n\nThe API key is valid but is not allowed to do this. Use a key whose role permits the operation " +
-			"(for writes, an administrator key) in api_key or " + EnvAPIKey + "."
+		// The interface has no call that tells what a key may do, so a read-only key is found
+		// out only here, at its first write.
+		return err.Error() + "\n\nThe API key is read-only: the manager refuses changes with it (it may only read, so plans work and applies do not). " +
+			"Apply with a key that may make changes (an administrator key) in api_key or " + EnvAPIKey + "; keep the read-only key for plans and drift checks."
 	case apm.IsBadRequest(err):
 		return err.Error() + "\n\nThe manager rejected the request as invalid. Correct the configuration and apply again."
 	case apm.IsActionFailed(err):

@@ -35,7 +35,8 @@ func TestExplainGivesAdvicePerKind(t *testing.T) {
 		want string
 	}{
 		{&apm.Error{StatusCode: 401, Code: "UNAUTHORIZED", Message: "Unauthorized"}, "APM_API_KEY"},
-		{&apm.Error{StatusCode: 403, Code: "FORBIDDEN", Message: "Access denied"}, "administrator key"},
+		{&apm.Error{StatusCode: 403, Code: "FORBIDDEN", Message: "Access denied", Method: "PUT", Path: "/rest/systems/shop"}, "The API key is read-only"},
+		{&apm.Error{StatusCode: 403, Code: "FORBIDDEN", Message: "Access denied", Method: "GET", Path: "/rest/systems"}, "may not read this"},
 		{&apm.Error{StatusCode: 400, Code: "BAD_REQUEST", Message: "bad"}, "Correct the configuration"},
 		{&apm.Error{StatusCode: 200, Code: "ACTION_FAILED", Message: "port in use"}, "reported that the operation failed"},
 		{&apm.Error{StatusCode: 503, Code: "", Message: "down"}, "could not handle the request"},
