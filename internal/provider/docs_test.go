@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -461,4 +462,91 @@ func hasDefault(a schema.Attribute) bool {
 		return d.Default != nil
 	}
 	return false
+}
+
+// The release's changelog section names every type the provider serves.
+func TestDocsChangelogNamesEveryType(t *testing.T) {
+	changelog := requireFile(t, filepath.Join("..", "..", "CHANGELOG.md"))
+	start := strings.Index(changelog, "\n## 0.1.0")
+	if start < 0 {
+		t.Fatal("CHANGELOG.md has no section ## 0.1.0")
+	}
+	section := changelog[start+1:]
+	if next := strings.Index(section, "\n## "); next >= 0 {
+		section = section[:next]
+	}
+	for _, typ := range servedTypes(t) {
+		if !strings.Contains(section, "`"+typ.name+"`") {
+			t.Errorf("CHANGELOG.md, 0.1.0: %s %s is not named (as `%s`)", typ.kind, typ.name, typ.name)
+		}
+	}
+}
+
+// `make help` lists every target the README names and every target the GNUmakefile
+// declares phony, each with its text.
+func TestDocsMakeHelpListsTheTargets(t *testing.T) {
+	root := filepath.Join("..", "..")
+	cmd := exec.Command("make", "-s", "--no-print-directory", "help")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("make help: %v", err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if target, text, ok := strings.Cut(line, ": "); ok && strings.TrimSpace(text) != "" {
+			listed[target] = true
+		}
+	}
+	want := map[string]string{}
+	for _, m := range regexp.MustCompile("`make ([a-z][a-z-]*)").FindAllStringSubmatch(requireFile(t, filepath.Join(root, "README.md")), -1) {
+		want[m[1]] = "README.md names it"
+	}
+	phony := regexp.MustCompile(`(?m)^\.PHONY:(.*)$`).FindStringSubmatch(requireFile(t, filepath.Join(root, "GNUmakefile")))
+	if phony == nil {
+		t.Fatal("GNUmakefile has no .PHONY line")
+	}
+	for _, target := range strings.Fields(phony[1]) {
+		if target != "default" { // the goal of a bare `make`, which README.md gives as `make build`
+			want[target] = "GNUmakefile declares it"
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("found too few targets to check: %v", want)
+	}
+	for target, why := range want {
+		if !listed[target] {
+			t.Errorf("make help does not list %s, which %s (add a \"## %s: ...\" comment above it)", target, why, target)
+		}
+	}
+}
+
+// The example directories a user copies (every directory under examples/ but those whose
+// files tfplugindocs puts on the pages, by kind) are configurations of their own: `init`
+// finds the provider by its registry address (a terraform block with required_providers),
+// and `validate` (scripts/validate-examples.sh) finds every variable declared.
+func TestDocsExamplesAreCompleteConfigurations(t *testing.T) {
+	root := filepath.Join("..", "..", "examples")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]bool{"provider": true}
+	for _, k := range docKinds {
+		pages[k.dir] = true
+	}
+	source := regexp.MustCompile(`(?s)terraform\s*\{.*required_providers\s*\{\s*apm\s*=\s*\{\s*source\s*=\s*"apmplatform/apm"`)
+	checked := 0
+	for _, e := range entries {
+		if !e.IsDir() || pages[e.Name()] {
+			continue
+		}
+		checked++
+		if !source.MatchString(readAll(t, filepath.Join(root, e.Name(), "*.tf"), nil)) {
+			t.Errorf("examples/%s has no terraform block requiring apm from source \"apmplatform/apm\"", e.Name())
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no example configuration found under examples/")
+	}
 }
