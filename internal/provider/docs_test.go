@@ -516,7 +516,7 @@ func TestDocsMakeHelpListsTheTargets(t *testing.T) {
 	}
 	for target, why := range want {
 		if !listed[target] {
-			t.Errorf("make help does not list %s, which %s (add a \"## %s: ...\" comment above it)", target, why, target)
+			t.Errorf("make help does not list %s (%s): add a \"## %s: ...\" comment above it", target, why, target)
 		}
 	}
 }
