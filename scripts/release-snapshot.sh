@@ -20,7 +20,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 die() { echo "release-snapshot: $*" >&2; exit 1; }
-command -v zip >/dev/null && command -v unzip >/dev/null || die "zip and unzip are needed (apt-get install -y zip unzip)"
+{ command -v zip && command -v unzip; } >/dev/null || die "zip and unzip are needed (apt-get install -y zip unzip)"
 
 project=terraform-provider-apm
 target="${RELEASE_TARGET:-$(go env GOOS)_$(go env GOARCH)}"

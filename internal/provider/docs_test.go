@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -548,5 +549,39 @@ func TestDocsExamplesAreCompleteConfigurations(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no example configuration found under examples/")
+	}
+}
+
+// The prose of README.md and of the templates states the defaults of the provider's
+// settings that the code applies: "`max_retries` times (default 4" names the setting and,
+// within its sentence, its default.
+func TestDocsProseStatesTheProvidersDefaults(t *testing.T) {
+	code := providerDefaults(t)
+	root := filepath.Join("..", "..")
+	files := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "templates"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, file := range files {
+		text := strings.Join(strings.Fields(requireFile(t, file)), " ")
+		for name, want := range code {
+			re := regexp.MustCompile("`" + name + "`[^.|]{0,120}?\\bdefault:? `?\"?([A-Za-z0-9_/]+)")
+			for _, m := range re.FindAllStringSubmatch(text, -1) {
+				found++
+				if m[1] != want {
+					t.Errorf("%s: %q states the default %s of %s; the code uses %s", filepath.ToSlash(strings.TrimPrefix(file, root+"/")), m[0], m[1], name, want)
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no default of a provider setting found in the prose: the pattern no longer matches the docs")
 	}
 }
