@@ -58,26 +58,32 @@ var (
 	snippetTag = regexp.MustCompile(`^<!--\s*hcl:\s*(\S+)\s*(.*?)\s*-->\s*$`)
 )
 
-// docSnippets is every HCL block of the prose docs, each text once: a guide's template and
-// the page generated from it hold the same blocks.
-func docSnippets(t *testing.T) []snippet {
+// proseDocs is README.md and the Markdown files and templates under dirs (relative to the
+// repository), wherever they are: pages added later are read without a change here.
+func proseDocs(t *testing.T, dirs ...string) []string {
 	t.Helper()
 	root := filepath.Join("..", "..")
 	files := []string{filepath.Join(root, "README.md")}
-	for _, dir := range []string{"templates", filepath.Join("docs", "guides")} {
+	for _, dir := range dirs {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && (strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".tmpl")) {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".tmpl")) {
 				files = append(files, path)
 			}
-			return nil
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+	return files
+}
+
+// docSnippets is every HCL block of the prose docs, each text once: a guide's template and
+// the page generated from it hold the same blocks.
+func docSnippets(t *testing.T) []snippet {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	files := proseDocs(t, "templates", filepath.Join("docs", "guides"))
 	examples := map[string]bool{}
 	err := filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -558,18 +557,8 @@ func TestDocsExamplesAreCompleteConfigurations(t *testing.T) {
 func TestDocsProseStatesTheProvidersDefaults(t *testing.T) {
 	code := providerDefaults(t)
 	root := filepath.Join("..", "..")
-	files := []string{filepath.Join(root, "README.md")}
-	err := filepath.WalkDir(filepath.Join(root, "templates"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	found := 0
-	for _, file := range files {
+	for _, file := range proseDocs(t, "templates") {
 		text := strings.Join(strings.Fields(requireFile(t, file)), " ")
 		for name, want := range code {
 			re := regexp.MustCompile("`" + name + "`[^.|]{0,120}?\\bdefault:? `?\"?([A-Za-z0-9_/]+)")
