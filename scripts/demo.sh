@@ -260,9 +260,14 @@ vars=()
 # here a fresh random one each time (letter, digit and special character, as the manager requires).
 new_password() { printf 'Demo-%s-1' "$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"; }
 TF_VAR_database_password="$(new_password)"
-export TF_VAR_database_password
+TF_VAR_operator_password="$(new_password)"
+export TF_VAR_database_password TF_VAR_operator_password
+# The web server's certificate and key (write-only), self-signed, in the topology's tls/.
+mkdir -p tls
+(cd tls && go run "$(go env GOROOT)/src/crypto/tls/generate_cert.go" --host web-1.example --ecdsa-curve P256 >/dev/null 2>&1 &&
+  mv cert.pem web-1.crt && mv key.pem web-1.key) || die "could not make a certificate for web-1"
 
-header "$cli_name apply -auto-approve (examples/topology: 4 nodes; a web server with workers to three WAS servers; session clustering, the datasource and an application on each; the database and the datasource)"
+header "$cli_name apply -auto-approve (examples/topology: 4 nodes; a web server with workers to three WAS servers, and HTTPS; session clustering, the datasource and an application on each; the database and the datasource; an operator with a role)"
 tf apply -auto-approve -input=false
 expect_no_drift "after applying the topology"
 

@@ -3,12 +3,14 @@
 #   1. builds the provider into a local plugin directory,
 #   2. gets its schema with `tofu providers schema -json` (OpenTofu 1.12.6 from .clis/; Terraform 1.5.7 as fallback),
 #   3. runs `tfplugindocs generate --providers-schema`, so tfplugindocs neither builds nor downloads anything.
+# Before that it writes the lists of types in README.md and templates/index.md.tmpl from the provider's
+# registry (TestDocsListEveryServedType with APM_DOCS_UPDATE=1, between the "generated types" markers).
 # The schema is looked up under registry.terraform.io/hashicorp/apm, the address tfplugindocs expects; the
 # provider binary itself does not care under which address the CLI launches it.
 #
 #   scripts/docs.sh           generate docs/
-#   scripts/docs.sh --check   generate and `tfplugindocs validate`, then fail if docs/ differs from git
-#                             (changed, deleted or new files);
+#   scripts/docs.sh --check   generate and `tfplugindocs validate`, then fail if docs/, README.md or
+#                             templates/ differ from git (changed, deleted or new files);
 #                             scripts/fmt.sh --check checks that examples/ is fmt-clean
 set -euo pipefail
 
@@ -38,6 +40,13 @@ fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+
+# The lists of types come from the registry; they go into templates/ before tfplugindocs reads it.
+if ! APM_DOCS_UPDATE=1 go test ./internal/provider/ -run '^TestDocsListEveryServedType$' -count=1 >"$tmp/types.log" 2>&1; then
+  cat "$tmp/types.log" >&2
+  echo "docs: could not write the lists of types" >&2
+  exit 1
+fi
 plugin_dir="$tmp/plugins/registry.terraform.io/hashicorp/apm/0.0.1/$(go env GOOS)_$(go env GOARCH)"
 mkdir -p "$plugin_dir" "$tmp/config"
 go build -o "$plugin_dir/terraform-provider-apm_v0.0.1" .
@@ -78,10 +87,10 @@ if [ -n "$check" ]; then
     echo "docs: tfplugindocs validate failed" >&2
     failed=1
   fi
-  if [ -n "$(git status --porcelain --untracked-files=all -- docs/)" ]; then
-    echo "docs: docs/ is out of date; run 'make generate' and commit the result:" >&2
-    git status --porcelain --untracked-files=all -- docs/ >&2
-    git --no-pager diff -- docs/ >&2
+  if [ -n "$(git status --porcelain --untracked-files=all -- docs/ README.md templates/)" ]; then
+    echo "docs: docs/, README.md or templates/ are out of date; run 'make generate' and commit the result:" >&2
+    git status --porcelain --untracked-files=all -- docs/ README.md templates/ >&2
+    git --no-pager diff -- docs/ README.md templates/ >&2
     failed=1
   fi
   exit "$failed"

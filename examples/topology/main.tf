@@ -7,12 +7,17 @@
 #   app-02:  apm_was_server "was-2", apm_session_server "session-2" (secondary)
 #   app-03:  apm_was_server "was-3"
 #   apm_database "orders-db" <- apm_datasource "orders-ds" <- attached to each WAS server
+#   apm_web_ssl: HTTPS on web-1 with the certificate and key in var.tls_dir
+#   apm_role "shop-operators" granted (apm_user_role) to apm_user "shop-operator"
 #
 # Day two (day-two.tfvars, one apply): was-2 goes (scale-in: the server and its worker),
 # was-3 is replaced by an Enterprise edition, and the database password is rotated.
 #
-# The database password is write-only (Terraform 1.11 or later, or OpenTofu): give it as
-# TF_VAR_database_password. Connection settings come from the environment (APM_ENDPOINT,
+# The passwords and the TLS key are write-only (Terraform 1.11 or later, or OpenTofu): give
+# the passwords as TF_VAR_database_password and TF_VAR_operator_password, and put web-1.crt
+# and web-1.key (PEM) in var.tls_dir; for a test set-up, a self-signed pair is made by
+#   mkdir tls && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+#     -subj /CN=web-1 -days 365 -keyout tls/web-1.key -out tls/web-1.crt Connection settings come from the environment (APM_ENDPOINT,
 # APM_API_KEY, APM_CA_CERT_PEM), as in examples/quickstart. `make demo` applies this
 # configuration, stops was-1 behind Terraform's back, shows the drift in a plan and repairs
 # it, then applies day-two.tfvars.
@@ -132,11 +137,23 @@ resource "apm_was_application" "shop" {
 }
 
 resource "apm_web_server" "front" {
-  node_id   = apm_node.this["web-01"].id
-  server_id = "web-1"
-  mode      = "install"
-  http_port = 80
-  state     = "running"
+  node_id    = apm_node.this["web-01"].id
+  server_id  = "web-1"
+  mode       = "install"
+  http_port  = 80
+  https_port = 443
+  state      = "running"
+}
+
+# HTTPS on the web server. The key is write-only: it is sent to the manager and stored in
+# neither the plan nor the state; raise tls_key_version with a new key to send it again.
+resource "apm_web_ssl" "front" {
+  web_server_id = apm_web_server.front.id
+  # The web server's port, by reference, so that the two resources never undo each other.
+  https_port                 = apm_web_server.front.https_port
+  certificate_pem            = file("${var.tls_dir}/web-1.crt")
+  private_key_pem_wo         = file("${var.tls_dir}/web-1.key")
+  private_key_pem_wo_version = var.tls_key_version
 }
 
 # All the workers, keyed by WAS server id: a worker added outside Terraform shows as drift.
@@ -149,4 +166,25 @@ resource "apm_web_workers" "front" {
 resource "apm_web_uri_patterns" "front" {
   web_server_id = apm_web_server.front.id
   patterns      = ["/shop/*", "/api/*"]
+}
+
+# Who may operate the shop: a role that reads and starts or stops servers, granted to one
+# user. Other roles of the user, granted elsewhere, are left alone.
+resource "apm_role" "operators" {
+  role_id      = var.operator_role_id
+  name         = "Shop operators"
+  action_types = ["READ", "EXECUTE"]
+  description  = "Read everything, start and stop the shop's servers."
+}
+
+resource "apm_user" "operator" {
+  user_id             = var.operator_user_id
+  user_name           = "Shop operator"
+  password_wo         = var.operator_password
+  password_wo_version = var.operator_password_version
+}
+
+resource "apm_user_role" "operator" {
+  user_id = apm_user.operator.id
+  role_id = apm_role.operators.id
 }

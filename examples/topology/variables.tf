@@ -58,3 +58,40 @@ variable "datasource_name" {
   type        = string
   default     = "orders-ds"
 }
+
+variable "tls_dir" {
+  description = "Directory holding web-1.crt, the web server's certificate, and web-1.key, its private key, both PEM-encoded."
+  type        = string
+  default     = "tls"
+}
+
+variable "tls_key_version" {
+  description = "Raise it with each new key in tls_dir: that sends the certificate and the key again."
+  type        = number
+  default     = 1
+}
+
+variable "operator_role_id" {
+  description = "The role_id of the operators' role."
+  type        = string
+  default     = "shop-operators"
+}
+
+variable "operator_user_id" {
+  description = "The user_id of the operator."
+  type        = string
+  default     = "shop-operator"
+}
+
+variable "operator_password" {
+  description = "The operator's password, from a secret store (TF_VAR_operator_password): 8 to 128 characters with a letter, a digit and a special character. Sent to the manager only."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+}
+
+variable "operator_password_version" {
+  description = "Raise it with each new operator_password: that sends the new password."
+  type        = number
+  default     = 1
+}

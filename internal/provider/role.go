@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -59,7 +58,7 @@ var roleType = resourceType[apm.Role]{
 		"for the grants to be revoked (by `apm_user_role` resources destroyed in the same run), then names the users that still hold it.",
 	Fields:        roleFields,
 	ImportID:      importID{Parts: []idPart{{Attr: "role_id", Form: "<role_id>"}}, Example: "operators"},
-	DeleteTimeout: 2 * time.Minute,
+	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str("role_id")) },
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str("role_id"), AuthName: plan.Str("name"),

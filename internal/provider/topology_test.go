@@ -18,6 +18,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // exampleConfig reads the .tf files of an example directory, without its terraform and
@@ -88,15 +89,24 @@ func TestAccTopology_example(t *testing.T) {
 	env := newAccEnv(t)
 	topology, db, ds := env.name("topology"), env.name("orders-db"), env.name("orders-ds")
 	cfg := env.config(exampleConfig(t, "topology"))
-	// The variables of a step: the names of this test's objects, the password (write-only,
-	// so that giving it again at each step sends nothing unless its version changes), and
-	// those of a variable file.
+	// The web server's certificate and key, in the files the example reads.
+	tlsDir, cert := t.TempDir(), newWebTestCert(t, "web-1.example", nil)
+	for name, pem := range map[string]string{"web-1.crt": cert.certPEM, "web-1.key": cert.keyPEM} {
+		clitest.MustWrite(t, filepath.Join(tlsDir, name), pem)
+	}
+	// The variables of a step: the names of this test's objects, the passwords (write-only,
+	// so that giving them again at each step sends nothing unless their version changes),
+	// and those of a variable file.
 	vars := func(fromFile config.Variables) config.Variables {
 		v := config.Variables{
 			"system_name":            config.StringVariable(topology),
 			"database_resource_name": config.StringVariable(db),
 			"datasource_name":        config.StringVariable(ds),
 			"database_password":      config.StringVariable("Test-only-1"),
+			"tls_dir":                config.StringVariable(tlsDir),
+			"operator_role_id":       config.StringVariable(env.name("shop-operators")),
+			"operator_user_id":       config.StringVariable(env.name("shop-operator")),
+			"operator_password":      config.StringVariable("Test-only-op-1"),
 		}
 		maps.Copy(v, fromFile)
 		return v
@@ -133,6 +143,8 @@ func TestAccTopology_example(t *testing.T) {
 				})),
 				inManager(env.checkServer(was1, runsWith(apm.EditionStandard))),
 				inManager(env.checkDatabase(db, func(*apm.Database) error { return nil })),
+				inManager(env.checkServer(web, sslIs(443))),
+				inManager(env.checkUser(env.name("shop-operator"), userNamed("Shop operator", env.name("shop-operators")))),
 			},
 		},
 		{

@@ -93,18 +93,37 @@ func walkAttributes(prefix string, attributes []*tfprotov6.SchemaAttribute, visi
 }
 
 // Every type has an example that the docs use, a generated page, and at least one
-// acceptance test that declares it; every resource documents its import.
+// acceptance test that declares it; every resource documents its import three ways (the
+// command, an import block by ID, an import block by identity), each of a resource its
+// example declares.
 func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 	resp := providerSchemas(t)
 	tests := acceptanceTestSources(t)
 	for name := range resp.ResourceSchemas {
 		short := strings.TrimPrefix(name, "apm_")
-		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "resource.tf"))
-		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "import.sh"))
-		requireFile(t, filepath.Join("..", "..", "examples", "resources", name, "import-by-identity.tf"))
+		dir := filepath.Join("..", "..", "examples", "resources", name)
+		declared := requireFile(t, filepath.Join(dir, "resource.tf"))
+		imports := map[string]*regexp.Regexp{
+			"import.sh":              regexp.MustCompile(`(?m)^terraform import (\S+)`),
+			"import-by-string-id.tf": regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)`),
+			"import-by-identity.tf":  regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)`),
+		}
+		for file, address := range imports {
+			matches := address.FindAllStringSubmatch(requireFile(t, filepath.Join(dir, file)), -1)
+			if len(matches) == 0 {
+				t.Errorf("examples/resources/%s/%s imports nothing", name, file)
+			}
+			for _, m := range matches {
+				typ, local, _ := strings.Cut(m[1], ".")
+				if typ != name || !regexp.MustCompile(`resource\s+"`+name+`"\s+"`+regexp.QuoteMeta(local)+`"`).MatchString(declared) {
+					t.Errorf("examples/resources/%s/%s imports %s, which its resource.tf does not declare", name, file, m[1])
+				}
+			}
+		}
 		page := requireFile(t, filepath.Join("..", "..", "docs", "resources", short+".md"))
-		if !strings.Contains(page, "## Import") || !strings.Contains(page, "### Identity Schema") {
-			t.Errorf("docs/resources/%s.md has no import section with the identity schema", short)
+		if !strings.Contains(page, "## Import") || !strings.Contains(page, "### Identity Schema") ||
+			!strings.Contains(page, "can be used with the `id` attribute") {
+			t.Errorf("docs/resources/%s.md has no import section with the identity schema and an import block by id", short)
 		}
 		if !regexp.MustCompile(`resource\s+"` + name + `"`).MatchString(tests) {
 			t.Errorf("no acceptance test declares resource %s", name)

@@ -5,8 +5,8 @@
 terraform import apm_was_application.shop shop-prod/app-01/was-1/shop
 terraform import apm_was_application.shop shop-prod/app-01/was-1//shop
 
-# The root context "/" is a lone slash.
-terraform import apm_was_application.root shop-prod/app-01/was-1//
+# The root context "/" is a lone slash: an application deployed at the root would be
+# imported by "shop-prod/app-01/was-1//".
 
 # The manager does not report source_path and application_name: after an import they are
 # empty, and the next apply only records them from the configuration (nothing is redeployed).

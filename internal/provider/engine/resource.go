@@ -157,20 +157,32 @@ const (
 	DefaultDeleteTimeout = 5 * time.Minute
 )
 
+// DefaultTimeouts are the bounds of create, update and delete when timeouts leaves them
+// unset: the operations use them and the schema's descriptions state them. A type's own
+// DeleteTimeout (the wait while the manager refuses) never shortens a delete below the
+// default bound of its requests.
+func (r *Resource[T, C]) DefaultTimeouts() map[string]time.Duration {
+	return map[string]time.Duration{
+		"create": defaultCreateTimeout,
+		"update": defaultUpdateTimeout,
+		"delete": max(r.Type.DeleteTimeout, DefaultDeleteTimeout),
+	}
+}
+
 func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	noun := r.Type.Noun
 	if noun == "" {
 		noun = strings.ReplaceAll(r.Type.Name, "_", " ")
 	}
 	attributes := resourceAttributes(r.Type.Fields, noun)
-	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", FormatDuration(DefaultDeleteTimeout))
+	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", FormatDuration(r.DefaultTimeouts()["delete"]))
 	if r.Type.DeleteTimeout > 0 {
 		stop := ""
 		if r.Type.BeforeDelete != nil {
 			stop = "the stop that comes first and "
 		}
 		deleteDescription = fmt.Sprintf("How long a delete may take, %sthe wait while the manager refuses it because other objects still depend on this one included, "+
-			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, FormatDuration(r.Type.DeleteTimeout))
+			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, FormatDuration(r.DefaultTimeouts()["delete"]))
 	}
 	lookup, waits := " and the look-up that follows an answer lost on the way back", ""
 	if r.Type.Settle != nil {
@@ -179,9 +191,9 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
 		Create: true, Update: true, Delete: true,
 		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries%s%s. "+
-			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, FormatDuration(defaultCreateTimeout)),
+			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, FormatDuration(r.DefaultTimeouts()["create"])),
 		UpdateDescription: fmt.Sprintf("How long an update may take, retries included%s; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
-			waits, FormatDuration(defaultUpdateTimeout)),
+			waits, FormatDuration(r.DefaultTimeouts()["update"])),
 		DeleteDescription: deleteDescription + " A delete uses the value in the state: a changed value takes effect once an apply has recorded it, " +
 			"so an object replaced or removed in the same run is deleted within its old value.",
 	})
@@ -284,7 +296,7 @@ func (r *Resource[T, C]) Create(ctx context.Context, req resource.CreateRequest,
 	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
-	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", defaultCreateTimeout, &resp.Diagnostics)
+	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", r.DefaultTimeouts()["create"], &resp.Diagnostics)
 	defer cancel()
 	if !ok {
 		return
@@ -441,7 +453,7 @@ func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
-	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", defaultUpdateTimeout, &resp.Diagnostics)
+	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", r.DefaultTimeouts()["update"], &resp.Diagnostics)
 	defer cancel()
 	if !ok || resp.Diagnostics.HasError() {
 		return
@@ -470,7 +482,7 @@ func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest,
 	if !ok {
 		return
 	}
-	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", max(r.Type.DeleteTimeout, DefaultDeleteTimeout))
+	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", r.DefaultTimeouts()["delete"])
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return

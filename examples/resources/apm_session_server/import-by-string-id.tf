@@ -1,0 +1,7 @@
+# A session server is imported by "<system>/<node>/<server_id>", where <system> is the system's name or id.
+# The manager does not report mode: set it in the configuration; the first apply after the import
+# records it without replacing the server.
+import {
+  to = apm_session_server.example
+  id = "shop-prod/app-01/session-1"
+}
