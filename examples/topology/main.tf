@@ -17,8 +17,9 @@
 # the passwords as TF_VAR_database_password and TF_VAR_operator_password, and put web-1.crt
 # and web-1.key (PEM) in var.tls_dir; for a test set-up, a self-signed pair is made by
 #   mkdir tls && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-#     -subj /CN=web-1 -days 365 -keyout tls/web-1.key -out tls/web-1.crt Connection settings come from the environment (APM_ENDPOINT,
-# APM_API_KEY, APM_CA_CERT_PEM), as in examples/quickstart. `make demo` applies this
+#     -subj /CN=web-1 -days 365 -keyout tls/web-1.key -out tls/web-1.crt
+# Connection settings come from the environment (APM_ENDPOINT, APM_API_KEY,
+# APM_CA_CERT_PEM), as in examples/quickstart. `make demo` applies this
 # configuration, stops was-1 behind Terraform's back, shows the drift in a plan and repairs
 # it, then applies day-two.tfvars.
 
