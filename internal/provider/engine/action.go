@@ -180,5 +180,9 @@ func (a *Action[C]) invokeError(ctx context.Context, config Attrs, bound time.Du
 			"Check the object in the manager: it may still get there. If it needs longer, raise the action's timeout argument; "+
 			"invoke the action again to carry on from where it is.", err.Error(), FormatDuration(bound)))
 	}
+	if IsGone(err) {
+		return diag.NewErrorDiagnostic(summary, Explain(err)+" Check the action's arguments: what they refer to must exist in the manager "+
+			"(refer to its resource, such as apm_was_server.example.id, so that the reference follows it).")
+	}
 	return diag.NewErrorDiagnostic(summary, Explain(err))
 }
