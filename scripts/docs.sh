@@ -2,6 +2,7 @@
 # Generates docs/ with tfplugindocs v0.25.0 (tools/ module), offline and reproducibly:
 #   1. builds the provider into a local plugin directory,
 #   2. gets its schema with `tofu providers schema -json` (OpenTofu 1.12.6 from .clis/; Terraform 1.5.7 as fallback),
+#      and adds the action schemas, which neither CLI reports (internal/actionschemas takes them from the provider),
 #   3. runs `tfplugindocs generate --providers-schema`, so tfplugindocs neither builds nor downloads anything.
 # The schema is looked up under registry.terraform.io/hashicorp/apm, the address tfplugindocs expects; the
 # provider binary itself does not care under which address the CLI launches it.
@@ -57,8 +58,9 @@ HCL
     cat "$tmp/init.log" >&2
     exit 1
   fi
-  "$cli" providers schema -json >"$tmp/schema.json"
+  "$cli" providers schema -json >"$tmp/cli-schema.json"
 )
+go run ./internal/actionschemas <"$tmp/cli-schema.json" >"$tmp/schema.json"
 
 (cd tools && go tool tfplugindocs generate \
   --provider-dir .. \

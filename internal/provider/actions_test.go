@@ -178,16 +178,10 @@ func (w *actionWorld) status(kind apm.ServerKind) string {
 	return srv.Status
 }
 
-// posts counts the POST requests to the sub-path of the servers' routes since the last
-// reset ("/action", "/application", "/resource").
+// requests counts the requests of method to the routes that end in suffix since the
+// last reset.
 func (w *actionWorld) requests(method, suffix string) int {
-	n := 0
-	for route, count := range w.env.sim.Sim.RequestCounts() {
-		if strings.HasPrefix(route, method+" ") && strings.HasSuffix(route, "/systems/{systemName}"+suffix) {
-			n += count
-		}
-	}
-	return n
+	return routeCount(w.env.sim.Sim, method, suffix)
 }
 
 // actionEffect is what an action must do: the state its server starts in, and the
