@@ -12,6 +12,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
@@ -53,9 +56,11 @@ func newActionWorld(t *testing.T, opts ...func(*apmsim.Options)) *actionWorld {
 	return w
 }
 
+// serverIDs are the servers of the actions' tests, one of each kind.
+var serverIDs = map[apm.ServerKind]string{apm.KindWAS: "was-1", apm.KindWeb: "web-1", apm.KindSession: "session-1"}
+
 func (w *actionWorld) ref(kind apm.ServerKind) apm.ServerRef {
-	ids := map[apm.ServerKind]string{apm.KindWAS: "was-1", apm.KindWeb: "web-1", apm.KindSession: "session-1"}
-	return apm.ServerRef{Kind: kind, ServerID: ids[kind], NodeName: "app-01", SystemName: "shop"}
+	return apm.ServerRef{Kind: kind, ServerID: serverIDs[kind], NodeName: "app-01", SystemName: "shop"}
 }
 
 // serverOf is the server an action acts on: the kind its name starts with, else the WAS
@@ -425,4 +430,46 @@ func TestActions_badArgumentsFailAtValidate(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The actions as practitioners use them on Terraform 1.14 and later: triggered after a
+// terraform_data resource is created or updated (testdata/actions/day_two.tf), each
+// round runs every action once. The second round's requests are counted in the manager:
+// four starts or stops per server (stop, start, and the restart's two), one undeploy and
+// one deploy, one import; the servers and the application end running. Terraform below
+// 1.14 and OpenTofu know no actions: the test skips there, saying so.
+func TestAccActions_dayTwoTriggers(t *testing.T) {
+	env := newAccEnv(t)
+	sim := env.needsSim("counts the requests that the actions send")
+	config := func(round int) string {
+		return env.config(tf(t, "actions/day_two.tf", "system_name", env.name("shop"), "round", round))
+	}
+	ran := func(s *terraform.State) error {
+		starts, undeploys, deploys, imports := routeCount(sim, "POST", "/action"), routeCount(sim, "DELETE", "/application"),
+			routeCount(sim, "POST", "/application"), routeCount(sim, "POST", "/resource")
+		if starts != 12 || undeploys != 1 || deploys != 1 || imports != 1 {
+			return fmt.Errorf("%d starts or stops, %d undeploys, %d deploys and %d imports; want 12, 1, 1 and 1", starts, undeploys, deploys, imports)
+		}
+		for _, kind := range serverKinds {
+			id := serverIDs[kind.kind]
+			srv, err := env.admin.GetServer(env.ctx(), apm.ServerRef{Kind: kind.kind, ServerID: id, NodeName: "app-01", SystemName: env.name("shop")})
+			if err != nil {
+				return err
+			}
+			if srv.Status != stateRunning {
+				return fmt.Errorf("%s %s is %s after the round, want running", kind.label, id, srv.Status)
+			}
+		}
+		return nil
+	}
+	accTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		CheckDestroy:             env.checkAllGone,
+		Steps: []resource.TestStep{
+			{Config: config(1), ConfigPlanChecks: cleanAfterApply},
+			{PreConfig: sim.ResetRequestCounts, Config: config(2), ConfigPlanChecks: cleanAfterApply, Check: ran},
+		},
+	})
 }
