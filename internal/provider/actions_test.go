@@ -74,9 +74,9 @@ func serverOf(action string) apm.ServerKind {
 	return apm.KindWAS
 }
 
-// actionArgs are the arguments of the actions by name, for the action's server; server
-// is the server_id to use (another one to aim at a server that does not exist).
-func (w *actionWorld) actionArgs(action, server string) map[string]tftypes.Value {
+// actionArgs are the arguments of the actions by name; server is the server_id of the
+// action's server (another one to aim at a server that does not exist).
+func (w *actionWorld) actionArgs(server string) map[string]tftypes.Value {
 	id := w.systemID + "/app-01/" + server
 	return map[string]tftypes.Value{
 		"server_id":      tftypes.NewValue(tftypes.String, id),
@@ -96,7 +96,7 @@ func (w *actionWorld) config(action, server string, extra map[string]tftypes.Val
 		w.t.Fatalf("no action %s", action)
 	}
 	schema := found.Schema
-	args := w.actionArgs(action, server)
+	args := w.actionArgs(server)
 	attrs := map[string]tftypes.Value{}
 	for _, a := range schema.Block.Attributes {
 		v, known := args[a.Name]

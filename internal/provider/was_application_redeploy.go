@@ -3,12 +3,12 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -38,7 +38,9 @@ var wasApplicationRedeployAction = actionType{
 		"For Terraform 1.14 and later: run it with `terraform apply -invoke=action.apm_was_application_redeploy.<name>`, or from a resource's `lifecycle { action_trigger }`.",
 	Fields: []engine.Field[engine.Attrs]{
 		engine.InputField[engine.Attrs]("application_id", "The `id` of the application, such as `apm_was_application.example.id` (`<was_server_id><context_path>`, "+
-			"for example `SYS-0001/app-01/was-1/shop`).", tftypes.String).Validate(applicationRefValidator{}),
+			"for example `SYS-0001/app-01/was-1/shop`).", tftypes.String).
+			Validate(stringvalidator.RegexMatches(applicationRefPattern, "must be the id of an apm_was_application, <system_id>/<node>/<server_id><context_path>, "+
+				"such as apm_was_application.example.id (for example SYS-0001/app-01/was-1/shop)")),
 		engine.InputField[engine.Attrs]("source_path", "Absolute path of the archive to deploy on the server's node, usually `apm_was_application.example.source_path`. "+
 			"The manager does not report the archive of a deployed application, so the action needs it.", tftypes.String).Validate(absolutePathValidator()),
 		engine.InputField[engine.Attrs]("application_name", "Name of the application in the manager, usually `apm_was_application.example.application_name`. "+
@@ -122,6 +124,10 @@ func waitApplicationRunning(ctx context.Context, m *conn, ref apm.ServerRef, con
 	return err
 }
 
+// applicationRefPattern is the shape of an application's id, so that a context path or a
+// server's id given instead fails at validate.
+var applicationRefPattern = regexp.MustCompile(`^[^/\s]+/[^/\s]+/[^/\s]+/[^\s?#]*$`)
+
 // splitApplicationRef splits an application's id, <system_id>/<node>/<server_id><context_path>,
 // into its server's id and its context path.
 func splitApplicationRef(ref string) (serverRef, contextPath string, ok bool) {
@@ -132,27 +138,4 @@ func splitApplicationRef(ref string) (serverRef, contextPath string, ok bool) {
 	serverRef, contextPath = strings.Join(pieces[:3], "/"), "/"+pieces[3]
 	_, _, ok = splitServerRef(serverRef)
 	return serverRef, contextPath, ok && contextPathPattern.MatchString(contextPath)
-}
-
-// applicationRefValidator checks the shape of an application's id, so that a context
-// path or a server's id given instead fails at validate.
-type applicationRefValidator struct{}
-
-func (applicationRefValidator) Description(context.Context) string {
-	return "must be the id of an apm_was_application, <system_id>/<node>/<server_id><context_path>"
-}
-
-func (v applicationRefValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v applicationRefValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, ok := splitApplicationRef(req.ConfigValue.ValueString()); !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid application reference", fmt.Sprintf(
-			"Attribute %s %s, such as apm_was_application.example.id (for example SYS-0001/app-01/was-1/shop); got %q.",
-			req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
 }
