@@ -473,3 +473,20 @@ func TestAccActions_dayTwoTriggers(t *testing.T) {
 		},
 	})
 }
+
+// force is the manager's forced stop, which only WAS servers have: the WAS stop and
+// restart take it, and a forced stop says so; no other action takes it.
+func TestActions_forceOnlyWhereTheManagerHasIt(t *testing.T) {
+	w := newActionWorld(t)
+	for _, action := range w.actions() {
+		forceable := strings.HasPrefix(action, "apm_was_server_") && (strings.HasSuffix(action, "_stop") || strings.HasSuffix(action, "_restart"))
+		if got := hasArguments(t, action, "force"); got != forceable {
+			t.Errorf("%s: takes force %v, want %v", action, got, forceable)
+		}
+	}
+	w.arrange(apm.KindWAS, stateRunning)
+	got := w.invoke("apm_was_server_stop", w.config("apm_was_server_stop", "was-1", map[string]tftypes.Value{"force": tftypes.NewValue(tftypes.Bool, true)}))
+	if got.errors != "" || !got.said("at once (force)") || w.status(apm.KindWAS) != stateStopped {
+		t.Errorf("forced stop: errors %q, progress %q, status %s", got.errors, got.progress, w.status(apm.KindWAS))
+	}
+}
