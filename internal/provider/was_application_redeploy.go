@@ -48,7 +48,7 @@ var wasApplicationRedeployAction = actionType{
 	},
 	Timeout: defaultRedeployTimeout,
 	Describe: func(config engine.Attrs) string {
-		server, contextPath, _ := splitApplicationRef(config.Str("application_id"))
+		server, contextPath := splitApplicationRef(config.Str("application_id"))
 		return fmt.Sprintf("redeploy application %q on %s", contextPath, wasServerNamed(server))
 	},
 	Invoke: redeployWASApplication,
@@ -58,7 +58,7 @@ var wasApplicationRedeployAction = actionType{
 // waits until it runs. It refuses a server that is not running before it changes
 // anything: the application could not run there, so the wait could only time out.
 func redeployWASApplication(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
-	server, contextPath, _ := splitApplicationRef(config.Str("application_id"))
+	server, contextPath := splitApplicationRef(config.Str("application_id"))
 	return m.onServerRef(ctx, apm.KindWAS, server, func(ref apm.ServerRef) error {
 		srv, err := m.GetServer(ctx, ref)
 		if err != nil {
@@ -128,14 +128,13 @@ func waitApplicationRunning(ctx context.Context, m *conn, ref apm.ServerRef, con
 // server's id given instead fails at validate.
 var applicationRefPattern = regexp.MustCompile(`^[^/\s]+/[^/\s]+/[^/\s]+/[^\s?#]*$`)
 
-// splitApplicationRef splits an application's id, <system_id>/<node>/<server_id><context_path>,
-// into its server's id and its context path.
-func splitApplicationRef(ref string) (serverRef, contextPath string, ok bool) {
+// splitApplicationRef splits an application's id, <system_id>/<node>/<server_id><context_path>
+// (of the shape applicationRefPattern checks at validate), into its server's id and its
+// context path.
+func splitApplicationRef(ref string) (serverRef, contextPath string) {
 	pieces := strings.SplitN(ref, "/", 4)
 	if len(pieces) < 4 {
-		return "", "", false
+		return ref, "/"
 	}
-	serverRef, contextPath = strings.Join(pieces[:3], "/"), "/"+pieces[3]
-	_, _, ok = splitServerRef(serverRef)
-	return serverRef, contextPath, ok && contextPathPattern.MatchString(contextPath)
+	return strings.Join(pieces[:3], "/"), "/" + pieces[3]
 }
