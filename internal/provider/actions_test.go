@@ -183,6 +183,23 @@ func (w *actionWorld) status(kind apm.ServerKind) string {
 	return srv.Status
 }
 
+// behind puts a front before the manager, through which the provider (not the test's own
+// client) reaches it: a request for which answer returns a body gets that body with 200,
+// the others go to the manager.
+func (w *actionWorld) behind(answer func(r *http.Request) string) {
+	w.t.Helper()
+	front := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if body := answer(r); body != "" {
+			rw.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprint(rw, body)
+			return
+		}
+		w.env.sim.Sim.Handler().ServeHTTP(rw, r)
+	}))
+	w.t.Cleanup(front.Close)
+	w.rig = newListRig(w.t, &accEnv{t: w.t, sim: &apmsimtest.Server{URL: front.URL, AdminKey: w.env.sim.AdminKey}})
+}
+
 // requests counts the requests of method to the routes that end in suffix since the
 // last reset.
 func (w *actionWorld) requests(method, suffix string) int {
@@ -334,16 +351,12 @@ func TestActions_missingServerIsNamed(t *testing.T) {
 func TestActions_refusalCarriesTheManagersMessage(t *testing.T) {
 	w := newActionWorld(t)
 	const why = "the license allows no operations on this node"
-	front := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	w.behind(func(r *http.Request) string {
 		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/servers/") {
-			rw.Header().Set("Content-Type", "application/json")
-			_, _ = fmt.Fprintf(rw, `{"actionResult":"N","message":%q}`, why)
-			return
+			return fmt.Sprintf(`{"actionResult":"N","message":%q}`, why)
 		}
-		w.env.sim.Sim.Handler().ServeHTTP(rw, r)
-	}))
-	t.Cleanup(front.Close)
-	w.rig = newListRig(t, &accEnv{t: t, sim: &apmsimtest.Server{URL: front.URL, AdminKey: w.env.sim.AdminKey}})
+		return ""
+	})
 	for _, action := range w.actions() {
 		t.Run(action, func(t *testing.T) {
 			kind := serverOf(action)
@@ -488,5 +501,33 @@ func TestActions_forceOnlyWhereTheManagerHasIt(t *testing.T) {
 	got := w.invoke("apm_was_server_stop", w.config("apm_was_server_stop", "was-1", map[string]tftypes.Value{"force": tftypes.NewValue(tftypes.Bool, true)}))
 	if got.errors != "" || !got.said("at once (force)") || w.status(apm.KindWAS) != stateStopped {
 		t.Errorf("forced stop: errors %q, progress %q, status %s", got.errors, got.progress, w.status(apm.KindWAS))
+	}
+}
+
+// A redeploy refuses a stopped server before it undeploys anything (the application
+// could not run there); and on a manager that keeps the application deploying, it fails
+// at its timeout naming the application, the state it last saw and the timeout.
+func TestActions_redeployNeedsARunningServerAndTimesOut(t *testing.T) {
+	const action = "apm_was_application_redeploy"
+	w := newActionWorld(t)
+	w.arrange(apm.KindWAS, stateStopped)
+	w.env.sim.Sim.ResetRequestCounts()
+	got := w.invoke(action, w.config(action, "was-1", nil))
+	if !strings.Contains(got.errors, "is stopped") || !strings.Contains(got.errors, "start it first") || w.requests("DELETE", "/application") != 0 {
+		t.Errorf("stopped server: errors %q after %d undeploys; want a refusal before any", got.errors, w.requests("DELETE", "/application"))
+	}
+
+	w.arrange(apm.KindWAS, stateRunning)
+	w.behind(func(r *http.Request) string {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/applications/status") {
+			return `{"applications":[{"contextPath":"/shop","status":"deploying","sessions":0}]}`
+		}
+		return ""
+	})
+	got = w.invoke(action, w.config(action, "was-1", map[string]tftypes.Value{"timeout": tftypes.NewValue(tftypes.String, "1s")}))
+	for _, want := range []string{`application "/shop"`, `"was-1"`, "last state: deploying", "timeout of 1s"} {
+		if !strings.Contains(got.errors, want) {
+			t.Errorf("the error lacks %q: %q", want, got.errors)
+		}
 	}
 }
