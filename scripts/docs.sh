@@ -2,6 +2,7 @@
 # Generates docs/ with tfplugindocs v0.25.0 (tools/ module), offline and reproducibly:
 #   1. builds the provider into a local plugin directory,
 #   2. gets its schema with `tofu providers schema -json` (OpenTofu 1.12.6 from .clis/; Terraform 1.5.7 as fallback),
+#      and adds the action schemas, which neither CLI reports (internal/actionschemas takes them from the provider),
 #   3. runs `tfplugindocs generate --providers-schema`, so tfplugindocs neither builds nor downloads anything.
 # Before that it writes the lists of types in README.md and templates/index.md.tmpl from the provider's
 # registry (TestDocsListEveryServedType with APM_DOCS_UPDATE=1, between the "generated types" markers).
@@ -66,8 +67,9 @@ HCL
     cat "$tmp/init.log" >&2
     exit 1
   fi
-  "$cli" providers schema -json >"$tmp/schema.json"
+  "$cli" providers schema -json >"$tmp/cli-schema.json"
 )
+go run ./internal/actionschemas <"$tmp/cli-schema.json" >"$tmp/schema.json"
 
 (cd tools && go tool tfplugindocs generate \
   --provider-dir .. \

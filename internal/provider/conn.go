@@ -223,4 +223,5 @@ type (
 	importID                  = engine.ImportID[*conn]
 	idPart                    = engine.IDPart[*conn]
 	providerData              = engine.Configured[*conn]
+	actionType                = engine.ActionType[*conn]
 )

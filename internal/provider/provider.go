@@ -92,7 +92,7 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of one HTTP request attempt, as a Go duration from `1s` to `10m` such as `30s` or `2m`. Defaults to `30s`.",
 				Optional:            true,
-				Validators:          []validator.String{durationValidator{min: minRequestTimeout, max: maxRequestTimeout}},
+				Validators:          []validator.String{engine.DurationValidator{Min: minRequestTimeout, Max: maxRequestTimeout}},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a failed request is retried, from `0` (never) to `20`. Which failures are retried, and how long the provider waits between attempts, " +
@@ -245,7 +245,7 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 			"The endpoint uses plain http://, so the API key and everything else travel unencrypted. Use https:// for any manager outside a test set-up.")
 	}
 	if !cfg.RequestTimeout.IsNull() {
-		// Already validated at plan time by durationValidator.
+		// Already validated at plan time by engine.DurationValidator.
 		if d, err := time.ParseDuration(cfg.RequestTimeout.ValueString()); err == nil {
 			out.RequestTimeout = d
 		}

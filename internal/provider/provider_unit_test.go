@@ -93,7 +93,7 @@ func TestValidators(t *testing.T) {
 			t.Errorf("host_ip %q: error=%v, want valid=%v", value, resp.Diagnostics.HasError(), ok)
 		}
 	}
-	d := durationValidator{min: minRequestTimeout, max: maxRequestTimeout}
+	d := engine.DurationValidator{Min: minRequestTimeout, Max: maxRequestTimeout}
 	for value, ok := range map[string]bool{"30s": true, "1m30s": true, "1s": true, "10m": true, "0s": false, "-1s": false, "30": false, "1ns": false, "999ms": false, "10m1s": false} {
 		resp := &validator.StringResponse{}
 		d.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("request_timeout"), ConfigValue: types.StringValue(value)}, resp)

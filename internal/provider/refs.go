@@ -140,7 +140,7 @@ func (v serverRefValidator) ValidateString(_ context.Context, req validator.Stri
 	if _, _, ok := splitServerRef(req.ConfigValue.ValueString()); !ok {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid server reference", fmt.Sprintf(
 			"%s must be the id of a server, <system_id>/<node>/<server_id>, such as apm_%s_server.example.id; got %q. "+
-				"(The server_id attribute is the manager's serverId, which is not it.)", req.Path, v.kind, req.ConfigValue.ValueString()))
+				"(The server_id attribute of apm_%s_server is the manager's serverId, which is not it.)", req.Path, v.kind, req.ConfigValue.ValueString(), v.kind))
 	}
 }
 

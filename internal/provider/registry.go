@@ -2,10 +2,13 @@ package provider
 
 import (
 	"context"
+	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -92,4 +95,19 @@ func (p *apmProvider) ListResources(ctx context.Context) []func() list.ListResou
 		}
 	}
 	return out
+}
+
+var _ provider.ProviderWithActions = (*apmProvider)(nil)
+
+// Actions are the day-two operations (Terraform 1.14 and later): the power actions of each
+// server kind (server_actions.go), and the operations on a WAS server's applications and
+// resources.
+func (p *apmProvider) Actions(context.Context) []func() action.Action {
+	return slices.Concat(
+		wasServerKind.actions(), webServerKind.actions(), sessionServerKind.actions(),
+		[]func() action.Action{
+			engine.NewAction(wasApplicationRedeployAction),
+			engine.NewAction(wasServerImportResourceAction),
+		},
+	)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -213,13 +214,7 @@ func (k *serverKind) describe(a engine.Attrs) string {
 	return fmt.Sprintf("%s %q on node %q", k.label, a.Str("server_id"), node)
 }
 
-func (k *serverKind) force(a engine.Attrs) bool {
-	var force bool
-	if v, ok := a["force_stop"]; ok && v.IsKnown() && !v.IsNull() {
-		_ = v.As(&force)
-	}
-	return force
-}
+func (k *serverKind) force(a engine.Attrs) bool { return a.Bool("force_stop") }
 
 // onServer runs call with the reference of the server that a or its plan describes.
 func (k *serverKind) onServer(ctx context.Context, m *conn, a engine.Attrs, call func(ref apm.ServerRef) error) error {
@@ -325,7 +320,7 @@ func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) err
 		if !plan.Known("state") {
 			return nil
 		}
-		return m.converge(ctx, ref, plan.Str("state"), k.force(plan))
+		return m.converge(ctx, ref, plan.Str("state"), k.force(plan), nil)
 	})
 }
 
@@ -356,7 +351,7 @@ func (k *serverKind) beforeDelete(ctx context.Context, m *conn, state engine.Att
 				return err
 			}
 		}
-		return m.converge(ctx, ref, stateStopped, k.force(state))
+		return m.converge(ctx, ref, stateStopped, k.force(state), nil)
 	})
 }
 
@@ -585,30 +580,30 @@ func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.
 }
 
 // converge brings a server to the running state want, waiting through the transitional
-// states. It acts on what it reads, so that a server already there costs one GET.
-func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, force bool) error {
-	what := fmt.Sprintf("%s %q on node %q of system %q", serverLabel(ref.Kind), ref.ServerID, ref.NodeName, ref.SystemName)
+// states. It acts on what it reads, so that a server already there costs one GET. progress
+// hears what it finds and does (nil for resources; the day-two actions pass Terraform's).
+func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
+	what := serverNamed(ref)
 	for attempt := 0; ; attempt++ {
 		srv, err := m.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
-		switch strings.ToLower(srv.Status) {
+		switch status := strings.ToLower(srv.Status); status {
 		case want:
+			if attempt == 0 {
+				progress.Say("%s is already %s: nothing to do.", what, want)
+			}
 			return nil
 		case "starting", "stopping":
 			// Someone else's start or stop is under way: let it finish, then decide.
-			if _, err := m.waitServer(ctx, ref, what, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}); err != nil {
+			progress.Say("%s is %s: waiting for that to finish first.", what, status)
+			if _, err := m.waitServer(ctx, ref, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}, progress); err != nil {
 				return err
 			}
 			continue
 		}
-		var act error
-		if want == stateRunning {
-			act = m.StartServer(ctx, ref)
-		} else {
-			act = m.StopServer(ctx, ref, force && ref.Kind == apm.KindWAS)
-		}
+		act := m.move(ctx, ref, want, force, progress)
 		if (apm.IsActionFailed(act) || apm.OutcomeUnknown(act)) && attempt < 2 {
 			// The state changed under us ("already running", "is stopping"), or the answer
 			// was lost and the action may have been carried out: look again, and act on what
@@ -623,23 +618,71 @@ func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, for
 		if want == stateStopped {
 			pending = []string{"stopping", stateRunning}
 		}
-		_, err = m.waitServer(ctx, ref, what, pending, []string{want})
+		_, err = m.waitServer(ctx, ref, pending, []string{want}, progress)
 		return err
 	}
 }
 
-// waitServer polls the server's detail until its status is a target.
-func (m *conn) waitServer(ctx context.Context, ref apm.ServerRef, what string, pending, target []string) (*apm.Server, error) {
+// move sends the start or stop that leads to want.
+func (m *conn) move(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
+	if want == stateRunning {
+		progress.Say("Starting %s.", serverNamed(ref))
+		return m.StartServer(ctx, ref)
+	}
+	force = force && ref.Kind == apm.KindWAS
+	if force {
+		progress.Say("Stopping %s at once (force), without waiting for requests in progress.", serverNamed(ref))
+	} else {
+		progress.Say("Stopping %s.", serverNamed(ref))
+	}
+	return m.StopServer(ctx, ref, force)
+}
+
+// waitServer polls the server's detail until its status is a target, telling progress
+// each status it sees and, while one lasts, every progressEvery.
+func (m *conn) waitServer(ctx context.Context, ref apm.ServerRef, pending, target []string, progress engine.Progress) (*apm.Server, error) {
+	w := watch{progress: progress, what: serverNamed(ref), start: time.Now()}
 	return apm.Poll[*apm.Server]{
-		What: what, Pending: pending, Target: target,
+		What: w.what, Pending: pending, Target: target,
 		Refresh: func(ctx context.Context) (*apm.Server, string, error) {
 			s, err := m.GetServer(ctx, ref)
 			if err != nil {
 				return nil, "", err
 			}
+			w.saw(s.Status)
 			return s, s.Status, nil
 		},
 	}.Wait(ctx)
+}
+
+// progressEvery is how often a wait says that the state it sees lasts: often enough that
+// a long start does not look hung, seldom enough not to flood the CLI.
+const progressEvery = 30 * time.Second
+
+// watch tells progress what a wait sees.
+type watch struct {
+	progress engine.Progress
+	what     string
+	start    time.Time
+	last     string
+	said     time.Time
+}
+
+// saw reports a look that found state: when it changed, or when the same one has lasted
+// progressEvery since it was last said.
+func (w *watch) saw(state string) {
+	now := time.Now()
+	if state == w.last && now.Sub(w.said) < progressEvery {
+		return
+	}
+	w.last, w.said = state, now
+	w.progress.Say("%s is %s (%s elapsed).", w.what, state, now.Sub(w.start).Round(time.Second))
+}
+
+// serverNamed names a server in errors and progress: `WAS server "was-1" on node
+// "app-01" of system "shop"`.
+func serverNamed(ref apm.ServerRef) string {
+	return fmt.Sprintf("%s %q on node %q of system %q", serverLabel(ref.Kind), ref.ServerID, ref.NodeName, ref.SystemName)
 }
 
 func serverLabel(kind apm.ServerKind) string {

@@ -53,6 +53,9 @@ func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 	for name, s := range resp.DataSourceSchemas {
 		check("data source", name, s)
 	}
+	for name, s := range resp.ActionSchemas {
+		check("action", name, s.Schema)
+	}
 	check("provider", "apm", resp.Provider)
 	identities, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
 	if err != nil {
@@ -135,6 +138,13 @@ func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 		requireFile(t, filepath.Join("..", "..", "docs", "data-sources", short+".md"))
 		if !regexp.MustCompile(`data\s+"` + name + `"`).MatchString(tests) {
 			t.Errorf("no acceptance test declares data source %s", name)
+		}
+	}
+	for name := range resp.ActionSchemas {
+		requireFile(t, filepath.Join("..", "..", "examples", "actions", name, "action.tf"))
+		requireFile(t, filepath.Join("..", "..", "docs", "actions", strings.TrimPrefix(name, "apm_")+".md"))
+		if !regexp.MustCompile(`action\s+"` + name + `"`).MatchString(tests) {
+			t.Errorf("no acceptance test declares action %s", name)
 		}
 	}
 }

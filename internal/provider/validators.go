@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
-	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Naming rules of the manager (api/decisions.md), checked at plan time so that bad input never
@@ -84,31 +83,12 @@ func hostAddressProblem(raw string) string {
 	return ""
 }
 
-// durationValidator accepts a Go duration such as "30s" between min and max.
-type durationValidator struct{ min, max time.Duration }
-
 // The bounds of request_timeout: below a second an attempt cannot even finish a TLS
 // handshake over a real network; above ten minutes a hung manager stalls a run for long.
 const (
 	minRequestTimeout = time.Second
 	maxRequestTimeout = 10 * time.Minute
 )
-
-func (v durationValidator) Description(context.Context) string {
-	return fmt.Sprintf(`value must be a duration from %s to %s, such as "30s", "1m30s" or "2m"`, engine.FormatDuration(v.min), engine.FormatDuration(v.max))
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d < v.min || d > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("Attribute %s %s, got: %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
-}
 
 // notEmpty refuses a provider argument set to "": a configured argument wins over its
 // environment variable, so an empty one would silently mean "no value" rather than

@@ -27,11 +27,7 @@ func wasServerRefField[T any](get func(*T) string) engine.Field[T] {
 func wasPartServer(a engine.Attrs) string { return wasServerNamed(a.Str("was_server_id")) }
 
 // wasServerNamed describes the WAS server whose id is ref in diagnostics.
-func wasServerNamed(ref string) string {
-	nodeRef, serverID, _ := splitServerRef(ref)
-	_, node, _ := splitNodeRef(nodeRef)
-	return fmt.Sprintf("WAS server %q on node %q", serverID, node)
-}
+func wasServerNamed(ref string) string { return wasServerKind.named(ref) }
 
 // getWASPartServer reads the detail of the WAS server whose id is serverRef.
 func getWASPartServer(ctx context.Context, m *conn, serverRef string) (*apm.Server, error) {

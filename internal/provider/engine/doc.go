@@ -32,6 +32,9 @@
 //     run is interrupted, so that its outcome is recorded.
 //   - settle: the wait after a write until the manager reports the declared state.
 //   - recorded: the state written from the plan when the object cannot be read back.
+//   - action: a day-two operation (Terraform 1.14 and later) that changes no state, such as
+//     a server's restart (ActionType, action.go); its configuration is fields of the
+//     object Attrs, its progress goes to Terraform as it works (Progress).
 //
 // # Adding a type
 //
@@ -47,4 +50,13 @@
 //     (identityCases), `make generate`, and a CHANGELOG line; the registry-driven tests
 //     then require the rest (schema descriptions, docs, examples, identity, parity of the
 //     field table).
+//
+// # Adding an action
+//
+// Declare an ActionType{Name, Description, Fields, Timeout, Describe, Invoke} (fields made
+// with InputField[Attrs] and their validators, so that bad input fails at validate),
+// register it in Actions in internal/provider/registry.go, and add
+// examples/actions/apm_<name>/action.tf, its case in the actions' tests (actions_test.go:
+// actionArgs, actionEffects) and an acceptance configuration that declares it; `make
+// generate` writes docs/actions/.
 package engine

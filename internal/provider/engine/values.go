@@ -37,6 +37,15 @@ func (a Attrs) Str(name string) string {
 	return s
 }
 
+// Bool is a bool attribute, false when null or unknown.
+func (a Attrs) Bool(name string) bool {
+	var b bool
+	if a.Known(name) {
+		_ = a[name].As(&b)
+	}
+	return b
+}
+
 // Int64 is a number attribute, 0 when null or unknown.
 func (a Attrs) Int64(name string) int64 {
 	v := a[name]

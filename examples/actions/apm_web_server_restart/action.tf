@@ -1,0 +1,8 @@
+# Restarts the web server: stops it, then starts it, waiting for each.
+# Run it with: terraform apply -invoke=action.apm_web_server_restart.example
+action "apm_web_server_restart" "example" {
+  config {
+    server_id = apm_web_server.example.id
+    timeout   = "15m"
+  }
+}
