@@ -66,13 +66,13 @@ var (
 // "/rest/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}".
 func parseEndpoints(md string) ([]Endpoint, error) {
 	var (
-		out           []Endpoint
-		section       string
-		allGET        bool
-		methodCol     = -1
-		pathCol       = -1
-		fullPaths     []string // of the section
-		inTable       bool
+		out       []Endpoint
+		section   string
+		allGET    bool
+		methodCol = -1
+		pathCol   = -1
+		fullPaths []string // of the section
+		inTable   bool
 	)
 	for i, line := range strings.Split(md, "\n") {
 		line = strings.TrimSpace(line)
@@ -152,28 +152,31 @@ var (
 // coverageHeader is the header row of the table in coverage.md.
 var coverageHeader = []string{"§", "Method", "Path", "Client calls", "Reached from"}
 
-// parseCoverage reads the one table of coverage.md: calls separated by ", ", types by
-// "; ", every cell in the form the README of the table describes.
+// parseCoverage reads the table of coverage.md whose header is coverageHeader: calls
+// separated by ", ", types by "; ", every cell in the form coverage.md describes. Other
+// tables are left alone.
 func parseCoverage(md string) ([]Row, error) {
 	var (
-		rows    []Row
-		inTable bool
-		tables  int
+		rows             []Row
+		inTable, inOther bool
+		tables           int
 	)
 	for i, line := range strings.Split(md, "\n") {
 		line = strings.TrimSpace(line)
 		if !strings.HasPrefix(line, "|") {
-			inTable = false
+			inTable, inOther = false, false
 			continue
 		}
 		cells := tableCells(line)
 		switch {
+		case inOther:
+			continue
 		case !inTable:
-			if strings.Join(cells, "|") != strings.Join(coverageHeader, "|") {
-				return nil, fmt.Errorf("coverage.md line %d: header %q, want %q", i+1, cells, coverageHeader)
+			inTable = slices.Equal(cells, coverageHeader)
+			inOther = !inTable
+			if inTable {
+				tables++
 			}
-			inTable = true
-			tables++
 			continue
 		case separatorRow.MatchString(line):
 			continue
@@ -186,7 +189,7 @@ func parseCoverage(md string) ([]Row, error) {
 		rows = append(rows, row)
 	}
 	if tables != 1 {
-		return nil, fmt.Errorf("coverage.md has %d tables, want 1", tables)
+		return nil, fmt.Errorf("coverage.md has %d tables with the header %q, want 1", tables, coverageHeader)
 	}
 	return rows, nil
 }
