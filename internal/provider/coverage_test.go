@@ -133,7 +133,9 @@ func registeredTypeRoots(files []*ast.File) (map[string]ast.Expr, error) {
 		var resp datasource.MetadataResponse
 		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "apm"}, &resp)
 		dataSources = append(dataSources, "data source "+resp.TypeName)
-		if l, ok := d.(interface{ ListResource() func() list.ListResource }); ok && l.ListResource() != nil {
+		if l, ok := d.(interface {
+			ListResource() func() list.ListResource
+		}); ok && l.ListResource() != nil {
 			listedBy["list resource "+listResourceName(l.ListResource()())] = "data source " + resp.TypeName
 		}
 	}
