@@ -131,7 +131,7 @@ func expandPath(path string, fullPaths []string) (string, error) {
 	rest, ok := strings.CutPrefix(path, "...")
 	if !ok {
 		if !strings.HasPrefix(path, "/") {
-			return "", fmt.Errorf("path %q is neither absolute nor starts with ...", path)
+			return "", fmt.Errorf("path %q is neither absolute nor continues another (a leading \"...\")", path)
 		}
 		return path, nil
 	}

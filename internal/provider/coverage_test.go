@@ -220,7 +220,7 @@ func newReachGraph(pkg *checkedPackage) *reachGraph {
 					continue
 				}
 				g.decls[fn] = append(g.decls[fn], d)
-				if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+				if recv := fn.Signature().Recv(); recv != nil {
 					if named := namedOf(recv.Type()); named != nil {
 						g.methods[named.Obj()] = append(g.methods[named.Obj()], fn)
 					}
@@ -313,7 +313,7 @@ func (g *reachGraph) clientCalls(root ast.Expr) map[string]bool {
 
 // clientMethod names fn when it is a method of *apm.Client.
 func clientMethod(fn *types.Func) (string, bool) {
-	recv := fn.Type().(*types.Signature).Recv()
+	recv := fn.Signature().Recv()
 	if recv == nil {
 		return "", false
 	}
@@ -328,7 +328,7 @@ func clientMethod(fn *types.Func) (string, bool) {
 // implementations are the package's methods that a call of the interface method fn may
 // run: those of its name whose receiver type implements the interface.
 func (g *reachGraph) implementations(fn *types.Func) []*types.Func {
-	recv := fn.Type().(*types.Signature).Recv()
+	recv := fn.Signature().Recv()
 	if recv == nil {
 		return nil
 	}
@@ -338,7 +338,7 @@ func (g *reachGraph) implementations(fn *types.Func) []*types.Func {
 	}
 	var out []*types.Func
 	for _, m := range g.methodsByName[fn.Name()] {
-		named := namedOf(m.Type().(*types.Signature).Recv().Type())
+		named := namedOf(m.Signature().Recv().Type())
 		if types.Implements(named, iface) || types.Implements(types.NewPointer(named), iface) {
 			out = append(out, m)
 		}
