@@ -2,11 +2,11 @@ package apm
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"reflect"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"unicode"
@@ -46,10 +46,10 @@ func TestCoverageClientCallsSendTheirEndpoint(t *testing.T) {
 		for _, call := range row.Calls {
 			if !sent[route][call] {
 				t.Errorf("api/coverage.md line %d: %s never sent %s in the request tables (sent by: %s)",
-					row.Line, call, route, strings.Join(sortedSet(sent[route]), ", "))
+					row.Line, call, route, strings.Join(slices.Sorted(maps.Keys(sent[route])), ", "))
 			}
 		}
-		for _, call := range sortedSet(sent[route]) {
+		for _, call := range slices.Sorted(maps.Keys(sent[route])) {
 			if !slices.Contains(row.Calls, call) {
 				t.Errorf("api/coverage.md line %d: %s sends %s too, and is not named", row.Line, call, route)
 			}
@@ -57,7 +57,7 @@ func TestCoverageClientCallsSendTheirEndpoint(t *testing.T) {
 		delete(sent, route)
 	}
 	for route, calls := range sent {
-		t.Errorf("%s, sent by %s, has no row in api/coverage.md", route, strings.Join(sortedSet(calls), ", "))
+		t.Errorf("%s, sent by %s, has no row in api/coverage.md", route, strings.Join(slices.Sorted(maps.Keys(calls)), ", "))
 	}
 }
 
@@ -131,13 +131,4 @@ func clientMethodOnStack() string {
 			return "no method of *Client"
 		}
 	}
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,15 +32,7 @@ func TestCoverageTableTypesAreRegisteredAndReachTheirCalls(t *testing.T) {
 	if len(rows) == 0 {
 		t.Fatal("api/coverage.md has no rows")
 	}
-	pkg, err := typeCheckPackage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots, err := registeredTypeRoots(pkg.syntax)
-	if err != nil {
-		t.Fatal(err)
-	}
-	graph := newReachGraph(pkg)
+	roots, graph := registeredTypesGraph(t)
 	for _, row := range rows {
 		for _, ref := range row.Types {
 			root, ok := roots[ref.String()]
@@ -50,7 +43,7 @@ func TestCoverageTableTypesAreRegisteredAndReachTheirCalls(t *testing.T) {
 			reached := graph.clientCalls(root)
 			if !reachesAny(reached, row.Calls) {
 				t.Errorf("api/coverage.md line %d (%s %s): %s reaches none of %s (it reaches %s)",
-					row.Line, row.Method, row.Path, ref, strings.Join(row.Calls, ", "), strings.Join(sortedKeys(reached), ", "))
+					row.Line, row.Method, row.Path, ref, strings.Join(row.Calls, ", "), strings.Join(slices.Sorted(maps.Keys(reached)), ", "))
 			}
 		}
 	}
@@ -59,15 +52,7 @@ func TestCoverageTableTypesAreRegisteredAndReachTheirCalls(t *testing.T) {
 // The walk over-approximates (a type reaches whatever the code it refers to could call);
 // it must still tell types apart, or the test above would pass for any table.
 func TestReachGraphTellsTypesApart(t *testing.T) {
-	pkg, err := typeCheckPackage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots, err := registeredTypeRoots(pkg.syntax)
-	if err != nil {
-		t.Fatal(err)
-	}
-	graph := newReachGraph(pkg)
+	roots, graph := registeredTypesGraph(t)
 	for ref, want := range map[string]string{
 		"data source apm_manager_info": "(*apm.Client).ManagerInfo",
 		"data source apm_licenses":     "(*apm.Client).ListLicenses",
@@ -76,13 +61,28 @@ func TestReachGraphTellsTypesApart(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s is not registered", ref)
 		}
-		if got := strings.Join(sortedKeys(graph.clientCalls(root)), ", "); got != want {
+		if got := strings.Join(slices.Sorted(maps.Keys(graph.clientCalls(root))), ", "); got != want {
 			t.Errorf("%s reaches %s, want only %s", ref, got, want)
 		}
 	}
 	if len(graph.clientCalls(roots["resource apm_was_server"])) < 5 {
 		t.Error("resource apm_was_server reaches fewer than 5 client calls: the walk misses the code")
 	}
+}
+
+// registeredTypesGraph type-checks the package once for both: the roots and the graph
+// must be made of the same syntax.
+func registeredTypesGraph(t *testing.T) (map[string]ast.Expr, *reachGraph) {
+	t.Helper()
+	pkg, err := typeCheckPackage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, err := registeredTypeRoots(pkg.syntax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roots, newReachGraph(pkg)
 }
 
 func reachesAny(reached map[string]bool, calls []string) bool {
@@ -92,15 +92,6 @@ func reachesAny(reached map[string]bool, calls []string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // registeredTypeRoots maps every type the provider registers ("resource apm_system") to
