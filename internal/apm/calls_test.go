@@ -6,6 +6,13 @@ import (
 )
 
 func TestCallsSendMethodPathAndBody(t *testing.T) {
+	runRequestCases(t, systemCalls(t))
+}
+
+// systemCalls are the calls of systems, nodes and the public paths and the request each
+// sends; TestCoverageClientCallsSendTheirEndpoint runs them too.
+func systemCalls(t *testing.T) []requestCase {
+	t.Helper()
 	ctx := context.Background()
 	cases := []struct {
 		name     string
@@ -55,5 +62,5 @@ func TestCallsSendMethodPathAndBody(t *testing.T) {
 		}
 		calls = append(calls, requestCase{name: tc.name, call: tc.call, method: tc.method, path: tc.path, body: tc.body, response: tc.response})
 	}
-	runRequestCases(t, calls)
+	return calls
 }

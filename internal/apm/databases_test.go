@@ -12,8 +12,14 @@ import (
 func resI64(v int64) *int64 { return &v }
 
 func TestResourceCalls(t *testing.T) {
+	runRequestCases(t, resourceCalls())
+}
+
+// resourceCalls are the calls of databases and datasources and the request each sends;
+// TestCoverageClientCallsSendTheirEndpoint runs them too.
+func resourceCalls() []requestCase {
 	ctx := context.Background()
-	runRequestCases(t, []requestCase{
+	return []requestCase{
 		{"ListDatabases", func(c *Client) error { _, err := c.ListDatabases(ctx); return err },
 			"GET", "/rest/resource/databases", "", "", `{"databases":[]}`},
 		{"GetDatabase escapes", func(c *Client) error { _, err := c.GetDatabase(ctx, "db 1/x"); return err },
@@ -44,7 +50,7 @@ func TestResourceCalls(t *testing.T) {
 		}, "PUT", "/rest/resource/datasource/orders-ds", "", `{"maxPoolSize":30}`, `{"actionResult":"Y"}`},
 		{"DeleteDatasource", func(c *Client) error { return c.DeleteDatasource(ctx, "orders-ds") },
 			"DELETE", "/rest/resource/datasources/orders-ds", "", "", `{"actionResult":"Y"}`},
-	})
+	}
 }
 
 func TestResourceDecodingIsLenient(t *testing.T) {

@@ -112,8 +112,14 @@ func TestEventFilterQuery(t *testing.T) {
 }
 
 func TestEventCalls(t *testing.T) {
+	runCallCases(t, eventCalls())
+}
+
+// eventCalls are the reads of notifications and analysis events;
+// TestCoverageClientCallsSendTheirEndpoint runs them too.
+func eventCalls() []callCase {
 	created := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	runCallCases(t, []callCase{
+	return []callCase{
 		{"ListNotifications", func(ctx context.Context, c *Client) (any, error) {
 			return c.ListNotifications(ctx, NotificationFilter{})
 		}, "/rest/notification",
@@ -141,5 +147,5 @@ func TestEventCalls(t *testing.T) {
 		{"GetAnalysisEvent terse", func(ctx context.Context, c *Client) (any, error) { return c.GetAnalysisEvent(ctx, -3) },
 			"/rest/analysis/event/-3", `{"eventType":"Full GC"}`,
 			&AnalysisEvent{EventID: -3, EventType: EventTypeFullGC}},
-	})
+	}
 }

@@ -7,7 +7,13 @@ import (
 )
 
 func TestListLicenses(t *testing.T) {
-	runCallCases(t, []callCase{
+	runCallCases(t, licenseCalls())
+}
+
+// licenseCalls are the reads of licenses; TestCoverageClientCallsSendTheirEndpoint runs them
+// too.
+func licenseCalls() []callCase {
+	return []callCase{
 		{"ListLicenses", func(ctx context.Context, c *Client) (any, error) { return c.ListLicenses(ctx) }, "/rest/licenses",
 			`{"licenses":[{"nodeName":"n1","systemName":"shop","licenseType":"Enterprise","expireDate":"2025-05-06","maxCpu":"32"},` +
 				`{"nodeName":"n2","licenseType":"Trial","expireDate":"20240429","maxCpu":4},{"nodeName":"n3","expireDate":"never"}]}`,
@@ -18,5 +24,5 @@ func TestListLicenses(t *testing.T) {
 			}},
 		{"ListLicenses bare array", func(ctx context.Context, c *Client) (any, error) { return c.ListLicenses(ctx) }, "/rest/licenses",
 			`[]`, []License{}},
-	})
+	}
 }

@@ -11,10 +11,16 @@ import (
 )
 
 func TestAdminCalls(t *testing.T) {
+	runRequestCases(t, adminCalls())
+}
+
+// adminCalls are the calls of users, roles and trace logs and the request each sends;
+// TestCoverageClientCallsSendTheirEndpoint runs them too.
+func adminCalls() []requestCase {
 	ctx := context.Background()
 	desc := "new text"
 	day := func(d int) time.Time { return time.Date(2024, 5, d, 23, 59, 0, 0, time.UTC) }
-	runRequestCases(t, []requestCase{
+	return []requestCase{
 		{"ListUsers", func(c *Client) error { _, err := c.ListUsers(ctx); return err },
 			"GET", "/rest/admin/users", "", "", `{"users":[]}`},
 		{"GetUser escapes", func(c *Client) error { _, err := c.GetUser(ctx, "a b"); return err },
@@ -64,7 +70,7 @@ func TestAdminCalls(t *testing.T) {
 			_, err := c.ActionTraceLogs(ctx, TraceLogFilter{End: day(6)})
 			return err
 		}, "GET", "/rest/admin/actionTraceLogList", "endDate=20240506", "", `{"logs":[]}`},
-	})
+	}
 }
 
 func TestTraceLogFilterEndBeforeStartSendsNothing(t *testing.T) {

@@ -65,37 +65,11 @@ type attrNameUse struct {
 // literals used as attribute names: arguments of engine.Attrs's accessors and of
 // engine.Joined, keys of engine.Attrs, and the Attr and FromPlan of import ID parts.
 func attrNameUses() ([]attrNameUse, error) {
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
+	pkg, err := typeCheckPackage()
 	if err != nil {
 		return nil, err
 	}
-	var syntax []*ast.File
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			return nil, err
-		}
-		syntax = append(syntax, file)
-	}
-	exports, err := exportData()
-	if err != nil {
-		return nil, err
-	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		file, ok := exports[path]
-		if !ok {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(file)
-	})}
-	if _, err := conf.Check("provider", fset, syntax, info); err != nil {
-		return nil, err
-	}
+	fset, syntax, info := pkg.fset, pkg.syntax, pkg.info
 	isAttrs := func(e ast.Expr) bool {
 		tv, ok := info.Types[e]
 		return ok && strings.HasSuffix(tv.Type.String(), "/engine.Attrs")
@@ -135,6 +109,52 @@ func attrNameUses() ([]attrNameUse, error) {
 	}
 	sort.Slice(uses, func(i, j int) bool { return uses[i].pos.String() < uses[j].pos.String() })
 	return uses, nil
+}
+
+// checkedPackage is the package's code (without its tests), parsed and type-checked.
+type checkedPackage struct {
+	fset   *token.FileSet
+	syntax []*ast.File
+	info   *types.Info
+	pkg    *types.Package
+}
+
+// typeCheckPackage parses and type-checks the package without its tests, against the
+// compiled export data of its dependencies.
+func typeCheckPackage() (*checkedPackage, error) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		return nil, err
+	}
+	var syntax []*ast.File
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		syntax = append(syntax, file)
+	}
+	exports, err := exportData()
+	if err != nil {
+		return nil, err
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(file)
+	})}
+	pkg, err := conf.Check("provider", fset, syntax, info)
+	if err != nil {
+		return nil, fmt.Errorf("type-check: %w", err)
+	}
+	return &checkedPackage{fset: fset, syntax: syntax, info: info, pkg: pkg}, nil
 }
 
 // exportData maps the package's dependencies to their compiled export data.
