@@ -100,8 +100,8 @@ func guideSnippets(t testing.TB) map[string]guideSnippet {
 	return out
 }
 
-// snippet is the guide's snippet of that name and language, or fails the test.
-func snippet(t testing.TB, snippets map[string]guideSnippet, name, lang string) string {
+// guideSnippetText is the guide's snippet of that name and language, or fails the test.
+func guideSnippetText(t testing.TB, snippets map[string]guideSnippet, name, lang string) string {
 	t.Helper()
 	s, ok := snippets[name]
 	if !ok {
@@ -123,7 +123,7 @@ func TestAdoptionGuide_coversEveryType(t *testing.T) {
 		t.Errorf("demoSeedObjects has %v, want every registered type %v", got, types)
 	}
 
-	body := parseHCLSnippet(t, "discover", snippet(t, snippets, "discover", "terraform"))
+	body := parseHCLSnippet(t, "discover", guideSnippetText(t, snippets, "discover", "terraform"))
 	objects, identity := localExpr(t, body, "objects"), localExpr(t, body, "identity")
 	if got := objectKeys(t, objects); !slices.Equal(got, types) {
 		t.Errorf("discover: local.objects has %v, want every registered type %v", got, types)
@@ -155,7 +155,7 @@ func TestAdoptionGuide_coversEveryType(t *testing.T) {
 	}
 
 	var listed []string
-	for _, b := range parseHCLSnippet(t, "query", snippet(t, snippets, "query", "hcl")).Blocks {
+	for _, b := range parseHCLSnippet(t, "query", guideSnippetText(t, snippets, "query", "hcl")).Blocks {
 		if b.Type == "list" && len(b.Labels) == 2 {
 			listed = append(listed, b.Labels[0])
 		}
@@ -243,7 +243,7 @@ func newAdoptionGuide(t *testing.T, minimum string, why string) *adoptionGuide {
 	env := newAccEnvWith(t, apmsimtest.WithSeed(apmsim.SeedDemo))
 	g := &adoptionGuide{t: t, cli: cli, version: version, env: env, dir: t.TempDir(), snippets: guideSnippets(t), exported: map[string]string{},
 		objects: maps.Clone(demoSeedObjects)}
-	if s := snippet(t, g.snippets, "start-apmsim", "shell"); !strings.Contains(s, "--seed "+apmsim.SeedDemo) {
+	if s := guideSnippetText(t, g.snippets, "start-apmsim", "shell"); !strings.Contains(s, "--seed "+apmsim.SeedDemo) {
 		t.Fatalf("the guide's apmsim is not seeded %q, as the test's is:\n%s", apmsim.SeedDemo, s)
 	}
 	g.shell("environment")
@@ -263,7 +263,7 @@ func below(version, minimum string) bool {
 // provider: the guide's "apmplatform/apm" is in no registry the test can reach.
 func (g *adoptionGuide) write(file, name string) {
 	g.t.Helper()
-	text := snippet(g.t, g.snippets, name, "terraform")
+	text := guideSnippetText(g.t, g.snippets, name, "terraform")
 	text = strings.ReplaceAll(text, `source = "apmplatform/apm"`, fmt.Sprintf("source = %q", providerAddress("registry.terraform.io")))
 	path := filepath.Join(g.dir, file)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -298,7 +298,7 @@ func (g *adoptionGuide) shell(name string) []cliResult {
 func (g *adoptionGuide) shellAllowing(name string, allow func(string) bool) []cliResult {
 	g.t.Helper()
 	var results []cliResult
-	for _, line := range strings.Split(snippet(g.t, g.snippets, name, "shell"), "\n") {
+	for _, line := range strings.Split(guideSnippetText(g.t, g.snippets, name, "shell"), "\n") {
 		line = strings.TrimSpace(line)
 		switch {
 		case line == "" || strings.HasPrefix(line, "#"):
@@ -473,7 +473,7 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 	if !maps.Equal(counts, want) {
 		t.Errorf("imports.tf imports %v, want the demo seed's objects %v", counts, want)
 	}
-	for _, block := range regexp.MustCompile(`(?ms)^import \{$.*?^\}$`).FindAllString(snippet(t, g.snippets, importsSample, "terraform"), -1) {
+	for _, block := range regexp.MustCompile(`(?ms)^import \{$.*?^\}$`).FindAllString(guideSnippetText(t, g.snippets, importsSample, "terraform"), -1) {
 		if !strings.Contains(blank(g.read("imports.tf")), blank(block)) {
 			t.Errorf("the guide shows an import block that discovery does not write:\n%s\nimports.tf:\n%s", block, g.read("imports.tf"))
 		}
@@ -525,7 +525,7 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 			t.Errorf("the first plan records %d passwords, want %d:\n%s", n, secrets, results[0].output)
 		}
 	}
-	wantLine := strings.TrimSpace(snippet(t, g.snippets, output, "text"))
+	wantLine := strings.TrimSpace(guideSnippetText(t, g.snippets, output, "text"))
 	if g.objects["apm_web_ssl"] > 0 {
 		// Beside the demo seed's objects, the SSL set-ups, each of which records its
 		// certificate in place.
@@ -584,7 +584,7 @@ func (g *adoptionGuide) editPasswords(generated string) string {
 		t.Errorf("found %d blocks of %v in generated.tf", found, demoSeedSecrets)
 	}
 	if attr == "password_wo" {
-		shown := snippet(t, g.snippets, "password-edit", "terraform")
+		shown := guideSnippetText(t, g.snippets, "password-edit", "terraform")
 		if !strings.Contains(blank(edited), blank(shown)) {
 			t.Errorf("the edited database block differs from the guide's:\n%s\ngenerated.tf after the edits:\n%s", shown, edited)
 		}
@@ -700,7 +700,7 @@ func TestAccAdoptionGuide_forEach(t *testing.T) {
 func TestAccAdoptionGuide_query(t *testing.T) {
 	testAccPreCheck(t)
 	env := newAccEnvWith(t, apmsimtest.WithSeed(apmsim.SeedDemo))
-	query := snippet(t, guideSnippets(t), "query", "hcl")
+	query := guideSnippetText(t, guideSnippets(t), "query", "hcl")
 	var checks []querycheck.QueryResultCheck
 	for _, name := range slices.Sorted(maps.Keys(demoSeedObjects)) {
 		// The address of a list block, with or without the key of a for_each instance.
