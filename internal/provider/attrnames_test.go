@@ -39,7 +39,8 @@ func TestAttributeNamesInCodeExistInSchemas(t *testing.T) {
 	}
 }
 
-// schemaAttributeNames are the names of every attribute, nested ones included.
+// schemaAttributeNames are the names of every attribute of the resources, data sources
+// and actions, nested ones included.
 func schemaAttributeNames(resp *tfprotov6.GetProviderSchemaResponse) map[string]bool {
 	names := map[string]bool{}
 	add := func(s *tfprotov6.Schema) {
@@ -52,6 +53,9 @@ func schemaAttributeNames(resp *tfprotov6.GetProviderSchemaResponse) map[string]
 	}
 	for _, s := range resp.DataSourceSchemas {
 		add(s)
+	}
+	for _, s := range resp.ActionSchemas {
+		add(s.Schema)
 	}
 	return names
 }

@@ -24,8 +24,9 @@ import (
 // docs/guides/ (a guide written there directly) is extracted and checked; the files are
 // found by walking those places, so a new guide is checked without a change here.
 //
-// An HTML comment on the line right before a block's opening fence (invisible once
-// rendered) says what the block is:
+// An HTML comment among those right before a block's opening fence (invisible once
+// rendered; another comment, such as a guide test's <!-- snippet: name -->, may stand
+// between it and the fence) says what the block is:
 //
 //	(none)                          a complete configuration: it parses, `validate` passes on
 //	                                the CLI, it applies against an empty apmsim with an empty
@@ -36,6 +37,9 @@ import (
 //	                                validated only
 //	<!-- hcl: fragment -->          part of a configuration (it refers to variables or
 //	                                resources it does not declare): parsed only
+//	<!-- hcl: needs-terraform V REASON -->  a complete configuration that needs Terraform V
+//	                                or later (actions: 1.14, which OpenTofu lacks): validated
+//	                                on such a CLI, parsed only on the others; never applied
 //
 // A block that is the text of a file under examples/ (a page's {{ tffile }}) is parsed
 // only: its directory is the configuration, which scripts/validate-examples.sh validates
@@ -48,7 +52,7 @@ import (
 // snippet is one fenced HCL block of the docs.
 type snippet struct {
 	where  string // file:line of its opening fence
-	mode   string // "", "no-apply" or "fragment"
+	mode   string // "", "no-apply", "fragment" or "needs-terraform"
 	reason string
 	text   string
 }
@@ -109,9 +113,10 @@ func docSnippets(t *testing.T) []snippet {
 				continue
 			}
 			s := snippet{where: fmt.Sprintf("%s:%d", filepath.ToSlash(strings.TrimPrefix(file, root+string(filepath.Separator))), i+1)}
-			if i > 0 {
-				if m := snippetTag.FindStringSubmatch(lines[i-1]); m != nil {
+			for j := i - 1; j >= 0 && strings.HasPrefix(strings.TrimSpace(lines[j]), "<!--"); j-- {
+				if m := snippetTag.FindStringSubmatch(lines[j]); m != nil {
 					s.mode, s.reason = m[1], m[2]
+					break
 				}
 			}
 			var body []string
@@ -139,10 +144,12 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 	}
 	for _, s := range snippets {
 		switch {
-		case s.mode != "" && s.mode != "no-apply" && s.mode != "fragment" && s.mode != "example":
-			t.Errorf("%s: unknown mark hcl: %s (want no-apply REASON or fragment)", s.where, s.mode)
+		case s.mode != "" && s.mode != "no-apply" && s.mode != "fragment" && s.mode != "example" && s.mode != "needs-terraform":
+			t.Errorf("%s: unknown mark hcl: %s (want no-apply REASON, needs-terraform VERSION REASON or fragment)", s.where, s.mode)
 		case s.mode == "no-apply" && s.reason == "":
 			t.Errorf("%s: hcl: no-apply needs its reason", s.where)
+		case s.mode == "needs-terraform" && !regexp.MustCompile(`^\d+\.\d+ \S`).MatchString(s.reason):
+			t.Errorf("%s: hcl: needs-terraform takes a version and a reason, such as 1.14 actions", s.where)
 		}
 		if _, diags := hclparse.NewParser().ParseHCL([]byte(s.text), s.where); diags.HasErrors() {
 			t.Errorf("%s: does not parse: %v", s.where, diags)
@@ -176,7 +183,7 @@ func TestAccDocs_hclSnippets(t *testing.T) {
 	}
 	var complete []snippet
 	for _, s := range docSnippets(t) {
-		if s.mode == "" || s.mode == "no-apply" {
+		if s.mode == "" || s.mode == "no-apply" || (s.mode == "needs-terraform" && terraformAtLeast(v, s.reason)) {
 			complete = append(complete, s)
 		}
 	}
@@ -185,7 +192,7 @@ func TestAccDocs_hclSnippets(t *testing.T) {
 	}
 	validateSnippets(t, cli, complete)
 	for _, s := range complete {
-		if s.mode == "no-apply" {
+		if s.mode != "" {
 			continue
 		}
 		t.Run(s.where, func(t *testing.T) {
@@ -256,4 +263,18 @@ func withoutProviderSettings(t *testing.T, s snippet) string {
 		}
 	}
 	return string(f.Bytes())
+}
+
+// terraformAtLeast says whether version (the first line of `<cli> version`) is Terraform
+// at the version that begins mark ("1.14 actions").
+func terraformAtLeast(version, mark string) bool {
+	if !strings.HasPrefix(version, "Terraform") {
+		return false
+	}
+	var wantMajor, wantMinor int
+	if _, err := fmt.Sscanf(mark, "%d.%d", &wantMajor, &wantMinor); err != nil {
+		return false
+	}
+	major, minor := cliVersion(version)
+	return major > wantMajor || (major == wantMajor && minor >= wantMinor)
 }

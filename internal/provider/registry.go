@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -103,11 +102,11 @@ var _ provider.ProviderWithActions = (*apmProvider)(nil)
 // server kind (server_actions.go), and the operations on a WAS server's applications and
 // resources.
 func (p *apmProvider) Actions(context.Context) []func() action.Action {
-	return slices.Concat(
-		wasServerKind.actions(), webServerKind.actions(), sessionServerKind.actions(),
-		[]func() action.Action{
-			engine.NewAction(wasApplicationRedeployAction),
-			engine.NewAction(wasServerImportResourceAction),
-		},
-	)
+	return []func() action.Action{
+		wasServerKind.action(serverStart), wasServerKind.action(serverStop), wasServerKind.action(serverRestart),
+		webServerKind.action(serverStart), webServerKind.action(serverStop), webServerKind.action(serverRestart),
+		sessionServerKind.action(serverStart), sessionServerKind.action(serverStop), sessionServerKind.action(serverRestart),
+		engine.NewAction(wasApplicationRedeployAction),
+		engine.NewAction(wasServerImportResourceAction),
+	}
 }

@@ -34,22 +34,23 @@ type serverOperation struct {
 // a restart waits for a stop and a start.
 const defaultPowerTimeout = 10 * time.Minute
 
-var serverOperations = []serverOperation{
-	{
+// The power actions; registry.go lists each kind's three.
+var (
+	serverStart = serverOperation{
 		verb: "start", does: "Starts the %s and waits until the manager reports it `running`. A server that is running already is left alone, " +
 			"and the action succeeds saying so; one that is starting or stopping is waited for first.",
 		run: func(ctx context.Context, m *conn, ref apm.ServerRef, _ bool, progress engine.Progress) error {
 			return m.converge(ctx, ref, stateRunning, false, progress)
 		},
-	},
-	{
+	}
+	serverStop = serverOperation{
 		verb: "stop", forceable: true, does: "Stops the %s and waits until the manager reports it `stopped`. A server that is stopped already is left alone, " +
 			"and the action succeeds saying so; one that is starting or stopping is waited for first.",
 		run: func(ctx context.Context, m *conn, ref apm.ServerRef, force bool, progress engine.Progress) error {
 			return m.converge(ctx, ref, stateStopped, force, progress)
 		},
-	},
-	{
+	}
+	serverRestart = serverOperation{
 		verb: "restart", forceable: true, does: "Restarts the %s: stops it, waits until it is `stopped`, starts it and waits until it is `running`. " +
 			"A server that is stopped already is only started, saying so. Invoked again after a failure, it carries on from the state the server is in.",
 		run: func(ctx context.Context, m *conn, ref apm.ServerRef, force bool, progress engine.Progress) error {
@@ -58,16 +59,12 @@ var serverOperations = []serverOperation{
 			}
 			return m.converge(ctx, ref, stateRunning, false, progress)
 		},
-	},
-}
-
-// actions are the kind's power actions, one for each operation.
-func (k *serverKind) actions() []func() action.Action {
-	out := make([]func() action.Action, len(serverOperations))
-	for i, op := range serverOperations {
-		out[i] = engine.NewAction(k.powerAction(op))
 	}
-	return out
+)
+
+// action is the kind's power action op.
+func (k *serverKind) action(op serverOperation) func() action.Action {
+	return engine.NewAction(k.powerAction(op))
 }
 
 // powerAction is the kind's action for op.
