@@ -223,15 +223,7 @@ type adoptionGuide struct {
 // Terraform number alike here).
 func newAdoptionGuide(t *testing.T, minimum string, why string) *adoptionGuide {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	testAccPreCheck(t)
-	cli := badInputCLI(t)
-	version, err := clitest.Version(cli)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, version := accCLI(t)
 	if below(version, minimum) {
 		t.Skipf("%s: %s needs %s or later", version, why, minimum)
 	}

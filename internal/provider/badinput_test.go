@@ -344,15 +344,7 @@ func TestParseBadInput_readsACase(t *testing.T) {
 // TestAccBadInputCorpus runs every case of the corpus on the CLI and checks where it is
 // rejected, with what error, and that nothing rejected before apply wrote to the manager.
 func TestAccBadInputCorpus(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	testAccPreCheck(t)
-	cli := badInputCLI(t)
-	version, err := clitest.Version(cli)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, version := accCLI(t)
 	cases, err := loadBadInput()
 	if err != nil {
 		t.Fatal(err)
@@ -395,6 +387,22 @@ func TestAccBadInputCorpus(t *testing.T) {
 
 // badInputCLI is the CLI to run, as an absolute path (each command runs in its own
 // directory): TF_ACC_TERRAFORM_PATH, else terraform on PATH.
+// accCLI is the acceptance tests' CLI and the first line of its `version`, for a test
+// that runs the CLI itself; it skips without TF_ACC.
+func accCLI(t *testing.T) (cli, version string) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
+	testAccPreCheck(t)
+	cli = badInputCLI(t)
+	version, err := clitest.Version(cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cli, version
+}
+
 func badInputCLI(t *testing.T) string {
 	t.Helper()
 	p := os.Getenv("TF_ACC_TERRAFORM_PATH")

@@ -162,22 +162,7 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 // are destroyed. Write-only attributes and ephemeral variables in the docs need Terraform
 // 1.11 or OpenTofu: older CLIs skip, saying so.
 func TestAccDocs_hclSnippets(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	testAccPreCheck(t)
-	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if cli == "" {
-		found, err := exec.LookPath("terraform")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cli = found
-	}
-	v, err := clitest.Version(cli)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, v := accCLI(t)
 	if !writeOnlyCLI(v) {
 		t.Skipf("%s is below minimum version 1.11.0: the docs use write-only attributes and ephemeral variables", v)
 	}
@@ -268,13 +253,5 @@ func withoutProviderSettings(t *testing.T, s snippet) string {
 // terraformAtLeast says whether version (the first line of `<cli> version`) is Terraform
 // at the version that begins mark ("1.14 actions").
 func terraformAtLeast(version, mark string) bool {
-	if !strings.HasPrefix(version, "Terraform") {
-		return false
-	}
-	var wantMajor, wantMinor int
-	if _, err := fmt.Sscanf(mark, "%d.%d", &wantMajor, &wantMinor); err != nil {
-		return false
-	}
-	major, minor := cliVersion(version)
-	return major > wantMajor || (major == wantMajor && minor >= wantMinor)
+	return strings.HasPrefix(version, "Terraform") && !below(version, strings.Fields(mark)[0])
 }

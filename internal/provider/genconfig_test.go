@@ -184,15 +184,7 @@ const adoptAddress = "adopted"
 // `plan -generate-config-out` on the CLI, and runs validate, plan, apply and plan on the
 // generated block as written (with the secret added, for the types that have one).
 func TestAccGeneratedConfig(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	testAccPreCheck(t)
-	cli := badInputCLI(t)
-	version, err := clitest.Version(cli)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, version := accCLI(t)
 	t.Parallel()
 	start := time.Now()
 	t.Run("type", func(t *testing.T) {

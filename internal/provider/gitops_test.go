@@ -123,18 +123,10 @@ func (w *gitopsWorkspace) another(t *testing.T, files map[string]string) *gitops
 // saved plan of the pull-request job holds no API key, and an apply with the read-only key
 // fails naming the resource and saying that the key is read-only.
 func TestAccGitOps_driftCheck(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	testAccPreCheck(t)
+	cli, version := accCLI(t)
 	env := newAccEnv(t)
 	env.needsSim("uses apmsim's read-only viewer key")
 	t.Parallel()
-	cli := badInputCLI(t)
-	version, err := clitest.Version(cli)
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := newGitopsWorkspace(t, cli, env.sim.URL)
 	admin, viewer := env.sim.AdminKey, env.sim.ViewerKey
 	// apmsim's first node has a license that expires in 20 days, and the disk usage of a node
