@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -140,12 +142,57 @@ func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 			t.Errorf("no acceptance test declares data source %s", name)
 		}
 	}
-	for name := range resp.ActionSchemas {
-		requireFile(t, filepath.Join("..", "..", "examples", "actions", name, "action.tf"))
+	for name, s := range resp.ActionSchemas {
+		example := filepath.Join("..", "..", "examples", "actions", name, "action.tf")
+		checkActionExample(t, example, name, s.Schema, requireFile(t, example))
 		requireFile(t, filepath.Join("..", "..", "docs", "actions", strings.TrimPrefix(name, "apm_")+".md"))
 		if !regexp.MustCompile(`action\s+"` + name + `"`).MatchString(tests) {
 			t.Errorf("no acceptance test declares action %s", name)
 		}
+	}
+}
+
+// checkActionExample holds an action's example to its schema: the CLIs here have no
+// action blocks (Terraform 1.14 and later), so scripts/validate-examples.sh cannot. The
+// example declares the action, its config sets only attributes of the schema, and every
+// required one.
+func checkActionExample(t *testing.T, file, name string, schema *tfprotov6.Schema, text string) {
+	t.Helper()
+	f, diags := hclparse.NewParser().ParseHCL([]byte(text), file)
+	if diags.HasErrors() {
+		t.Errorf("%s: %v", file, diags)
+		return
+	}
+	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "action", LabelNames: []string{"type", "name"}}}})
+	declared := false
+	for _, block := range content.Blocks {
+		if block.Labels[0] != name {
+			continue
+		}
+		declared = true
+		body, _, _ := block.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "config"}}})
+		set := map[string]bool{}
+		for _, config := range body.Blocks {
+			attrs, _ := config.Body.JustAttributes()
+			for attr := range attrs {
+				set[attr] = true
+			}
+		}
+		known := map[string]bool{}
+		for _, a := range schema.Block.Attributes {
+			known[a.Name] = true
+			if a.Required && !set[a.Name] {
+				t.Errorf("%s: the config of action %s lacks the required %s", file, name, a.Name)
+			}
+		}
+		for attr := range set {
+			if !known[attr] {
+				t.Errorf("%s: action %s has no attribute %s", file, name, attr)
+			}
+		}
+	}
+	if !declared {
+		t.Errorf("%s declares no action %q", file, name)
 	}
 }
 
