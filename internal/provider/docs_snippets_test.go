@@ -142,7 +142,14 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 	if len(snippets) == 0 {
 		t.Fatal("no HCL block found in README.md, templates/ or docs/guides/")
 	}
+	actions := providerSchemas(t).ActionSchemas
+	actionBlocks := 0
 	for _, s := range snippets {
+		// The CLIs here have no action blocks: the blocks that need them are held to the
+		// actions' schemas instead.
+		if s.mode == "needs-terraform" {
+			actionBlocks += len(checkActionBlocks(t, s.where, s.text, actions))
+		}
 		switch {
 		case s.mode != "" && s.mode != "no-apply" && s.mode != "fragment" && s.mode != "example" && s.mode != "needs-terraform":
 			t.Errorf("%s: unknown mark hcl: %s (want no-apply REASON, needs-terraform VERSION REASON or fragment)", s.where, s.mode)
@@ -154,6 +161,9 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 		if _, diags := hclparse.NewParser().ParseHCL([]byte(s.text), s.where); diags.HasErrors() {
 			t.Errorf("%s: does not parse: %v", s.where, diags)
 		}
+	}
+	if len(actions) > 0 && actionBlocks == 0 {
+		t.Error("no block marked needs-terraform declares an action: the day-two guide's actions went unchecked")
 	}
 }
 

@@ -142,9 +142,9 @@ func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 			t.Errorf("no acceptance test declares data source %s", name)
 		}
 	}
-	for name, s := range resp.ActionSchemas {
+	for name := range resp.ActionSchemas {
 		example := filepath.Join("..", "..", "examples", "actions", name, "action.tf")
-		checkActionExample(t, example, name, s.Schema, requireFile(t, example))
+		checkActionExample(t, example, name, resp.ActionSchemas, requireFile(t, example))
 		requireFile(t, filepath.Join("..", "..", "docs", "actions", strings.TrimPrefix(name, "apm_")+".md"))
 		if !regexp.MustCompile(`action\s+"` + name + `"`).MatchString(tests) {
 			t.Errorf("no acceptance test declares action %s", name)
@@ -153,23 +153,34 @@ func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 }
 
 // checkActionExample holds an action's example to its schema: the CLIs here have no
-// action blocks (Terraform 1.14 and later), so scripts/validate-examples.sh cannot. The
-// example declares the action, its config sets only attributes of the schema, and every
-// required one.
-func checkActionExample(t *testing.T, file, name string, schema *tfprotov6.Schema, text string) {
+// action blocks (Terraform 1.14 and later), so scripts/validate-examples.sh cannot.
+func checkActionExample(t *testing.T, file, name string, schemas map[string]*tfprotov6.ActionSchema, text string) {
 	t.Helper()
-	f, diags := hclparse.NewParser().ParseHCL([]byte(text), file)
+	if declared := checkActionBlocks(t, file, text, schemas); !declared[name] {
+		t.Errorf("%s declares no action %q", file, name)
+	}
+}
+
+// checkActionBlocks checks each action block of text against its action's schema (its
+// config sets only attributes of the schema, and every required one) and returns the
+// action types it declares.
+func checkActionBlocks(t *testing.T, where, text string, schemas map[string]*tfprotov6.ActionSchema) map[string]bool {
+	t.Helper()
+	declared := map[string]bool{}
+	f, diags := hclparse.NewParser().ParseHCL([]byte(text), where)
 	if diags.HasErrors() {
-		t.Errorf("%s: %v", file, diags)
-		return
+		t.Errorf("%s: %v", where, diags)
+		return declared
 	}
 	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "action", LabelNames: []string{"type", "name"}}}})
-	declared := false
 	for _, block := range content.Blocks {
-		if block.Labels[0] != name {
+		name := block.Labels[0]
+		declared[name] = true
+		schema, ok := schemas[name]
+		if !ok {
+			t.Errorf("%s: the provider has no action %s", where, name)
 			continue
 		}
-		declared = true
 		body, _, _ := block.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "config"}}})
 		set := map[string]bool{}
 		for _, config := range body.Blocks {
@@ -179,21 +190,19 @@ func checkActionExample(t *testing.T, file, name string, schema *tfprotov6.Schem
 			}
 		}
 		known := map[string]bool{}
-		for _, a := range schema.Block.Attributes {
+		for _, a := range schema.Schema.Block.Attributes {
 			known[a.Name] = true
 			if a.Required && !set[a.Name] {
-				t.Errorf("%s: the config of action %s lacks the required %s", file, name, a.Name)
+				t.Errorf("%s: the config of action %s lacks the required %s", where, name, a.Name)
 			}
 		}
 		for attr := range set {
 			if !known[attr] {
-				t.Errorf("%s: action %s has no attribute %s", file, name, attr)
+				t.Errorf("%s: action %s has no attribute %s", where, name, attr)
 			}
 		}
 	}
-	if !declared {
-		t.Errorf("%s declares no action %q", file, name)
-	}
+	return declared
 }
 
 func requireFile(t *testing.T, name string) string {
