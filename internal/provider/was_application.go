@@ -56,8 +56,22 @@ var contextPathPart = idPart{
 	Attr: "context_path", Form: "<context_path>", Rest: true,
 	Accepts: "the context path with or without its leading slash (the root context: a lone /)",
 	Resolve: func(_ context.Context, _ *conn, raw string) (string, error) {
-		return "/" + strings.TrimPrefix(raw, "/"), nil
+		return contextPathOf(raw), nil
 	},
+}
+
+// contextPathOf is the context path that the last part of an application's import ID
+// names: shop and /shop name /shop, and an empty part the root context.
+func contextPathOf(raw string) string { return "/" + strings.TrimPrefix(raw, "/") }
+
+// applicationOf splits an application's id or import ID into its WAS server's reference
+// (as written) and its context path, by the type's import ID declaration.
+func applicationOf(id string) (serverRef, contextPath string, err error) {
+	parts, err := wasApplicationType.ImportID.Parse(id)
+	if err != nil {
+		return "", "", err
+	}
+	return parts[0], contextPathOf(parts[1]), nil
 }
 
 var wasApplicationType = resourceType[wasApplication]{

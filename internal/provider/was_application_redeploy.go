@@ -48,7 +48,10 @@ var wasApplicationRedeployAction = actionType{
 	},
 	Timeout: defaultRedeployTimeout,
 	Describe: func(config engine.Attrs) string {
-		server, contextPath := splitApplicationRef(config.Str("application_id"))
+		server, contextPath, err := applicationOf(config.Str("application_id"))
+		if err != nil {
+			return fmt.Sprintf("redeploy application %q", config.Str("application_id"))
+		}
 		return fmt.Sprintf("redeploy application %q on %s", contextPath, wasServerNamed(server))
 	},
 	Invoke: redeployWASApplication,
@@ -58,7 +61,10 @@ var wasApplicationRedeployAction = actionType{
 // waits until it runs. It refuses a server that is not running before it changes
 // anything: the application could not run there, so the wait could only time out.
 func redeployWASApplication(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
-	server, contextPath := splitApplicationRef(config.Str("application_id"))
+	server, contextPath, err := applicationOf(config.Str("application_id"))
+	if err != nil {
+		return fmt.Errorf("application_id: %w", err)
+	}
 	return m.onServerRef(ctx, apm.KindWAS, server, func(ref apm.ServerRef) error {
 		srv, err := m.GetServer(ctx, ref)
 		if err != nil {
@@ -127,14 +133,3 @@ func waitApplicationRunning(ctx context.Context, m *conn, ref apm.ServerRef, con
 // applicationRefPattern is the shape of an application's id, so that a context path or a
 // server's id given instead fails at validate.
 var applicationRefPattern = regexp.MustCompile(`^[^/\s]+/[^/\s]+/[^/\s]+/[^\s?#]*$`)
-
-// splitApplicationRef splits an application's id, <system_id>/<node>/<server_id><context_path>
-// (of the shape applicationRefPattern checks at validate), into its server's id and its
-// context path.
-func splitApplicationRef(ref string) (serverRef, contextPath string) {
-	pieces := strings.SplitN(ref, "/", 4)
-	if len(pieces) < 4 {
-		return ref, "/"
-	}
-	return strings.Join(pieces[:3], "/"), "/" + pieces[3]
-}

@@ -24,7 +24,8 @@ type IDPart[C any] struct {
 	Form string // how it is written, such as "<system>"
 	// Pieces is how many "/"-separated pieces the part spans (a reference to a parent
 	// such as "<system>/<node>"); 0 means one. A last part with rest takes whatever
-	// follows, slashes included (a context path such as /shop).
+	// follows, slashes included (a context path such as /shop), and may be empty: an
+	// object's id ending in a slash (the root context, <was_server_id>/) is its import ID.
 	Pieces int
 	Rest   bool
 	// Accepts says what may stand there, such as "the system's name or id" (optional).
@@ -72,7 +73,11 @@ func (id ImportID[C]) Parse(raw string) ([]string, error) {
 		n = total
 	}
 	pieces := strings.SplitN(raw, "/", n)
-	if len(pieces) != total || slices.Contains(pieces, "") {
+	fixed := pieces
+	if rest && len(pieces) == total {
+		fixed = pieces[:total-1]
+	}
+	if len(pieces) != total || slices.Contains(fixed, "") {
 		return nil, fmt.Errorf("expected %s; got %q", id.describe(), raw)
 	}
 	out := make([]string, len(id.Parts))

@@ -69,6 +69,16 @@ func TestIdentityPartsSpanPieces(t *testing.T) {
 	if err != nil || strings.Join(got, "|") != "shop/app-01/was-1|/shop/v2" {
 		t.Errorf("parse = %q, %v", got, err)
 	}
+	// The root context's id, <was_server_id>/, is its import ID: the rest is empty.
+	got, err = app.Parse("shop/app-01/was-1/")
+	if err != nil || strings.Join(got, "|") != "shop/app-01/was-1|" {
+		t.Errorf("parse of the root context's id = %q, %v", got, err)
+	}
+	for _, bad := range []string{"shop/app-01/was-1", "shop//was-1/shop"} {
+		if _, err := app.Parse(bad); err == nil {
+			t.Errorf("parse(%q) succeeded, want an error giving the format", bad)
+		}
+	}
 }
 
 // A settle that succeeded is recorded even when the object cannot be read afterwards: the
