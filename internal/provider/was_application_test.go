@@ -119,10 +119,10 @@ func TestWASApplicationImportID(t *testing.T) {
 		"shop/app-01/was-1/shop":      {"shop/app-01/was-1", "/shop"},
 		"shop/app-01/was-1//shop":     {"shop/app-01/was-1", "/shop"},
 		"shop/app-01/was-1//":         {"shop/app-01/was-1", "/"},
+		"shop/app-01/was-1/":          {"shop/app-01/was-1", "/"}, // the root context's own id
 		"shop/app-01/was-1/api/v1":    {"shop/app-01/was-1", "/api/v1"},
 		"SYS-0001/app-01/was-1//shop": {"SYS-0001/app-01/was-1", "/shop"},
 		"shop/app-01/was-1":           {},
-		"shop/app-01/was-1/":          {},
 		"shop//was-1/shop":            {},
 	} {
 		parts, err := wasApplicationType.ImportID.Parse(raw)
