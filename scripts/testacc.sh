@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the acceptance tests (TestAcc*) once per real CLI, offline:
-#   OpenTofu 1.12.6 and Terraform 1.5.7 (built by scripts/install-clis.sh into .clis/), and the
+#   OpenTofu 1.12.6, Terraform 1.5.7 and Terraform 1.16.4 (built by scripts/install-clis.sh into .clis/), and the
 #   `terraform` on PATH when there is one with another version (e.g. 1.11.4).
 # Raw `go test -json` logs go to .build/testacc/<label>.json (+ .stderr).
 # Fails when a test fails, a test package does not build, a CLI runs no test at all, or go test fails.
@@ -38,7 +38,7 @@ if [ -n "${TESTACC_CLIS:-}" ]; then
   read -r -a clis <<<"$TESTACC_CLIS"
 else
   "$repo/scripts/install-clis.sh" all # a no-op (well under a second) when the cached binaries are there
-  clis=("$repo/.clis/tofu" "$repo/.clis/terraform-1.5.7")
+  clis=("$repo/.clis/tofu" "$repo/.clis/terraform-1.5.7" "$repo/.clis/terraform-1.16.4")
   if path_tf="$(command -v terraform)"; then
     path_tf="$(readlink -f "$path_tf")"
     if v="$(cli_version "$path_tf")"; then
