@@ -8,6 +8,8 @@
 // the output of every failure. It ends with one total line, "[prefix: ]N passed, N failed, N skipped".
 // It exits 1 when any test or package failed, a package did not build, a test started but never
 // finished (panic, os.Exit, timeout), or a log holds no passing test (nothing ran, or everything skipped).
+// With -complete LABEL it also fails when a test of that log skipped for want of a CLI version: on the
+// newest CLI every test must run.
 package main
 
 import (
@@ -49,6 +51,11 @@ func (s *summary) ok() bool {
 	return len(s.Failed) == 0 && len(s.PackageFailures) == 0 && len(s.BuildFailures) == 0 &&
 		len(s.Unfinished) == 0 && len(s.Passed) > 0
 }
+
+// versionSkip matches the reasons of skips for want of a CLI version: plugin-testing's
+// tfversion checks ("... is below minimum version 1.14.0") and the acceptance tests' own
+// ("... needs Terraform 1.14 or later").
+var versionSkip = regexp.MustCompile(`below minimum version|needs .* or later`)
 
 // location matches the "file_test.go:123: " prefix of t.Log/t.Skip lines.
 var location = regexp.MustCompile(`^\s*[\w.\-]+\.go:\d+: `)
@@ -209,6 +216,7 @@ func indent(text string) string {
 func run(args []string, stdout io.Writer) (bool, error) {
 	fs := flag.NewFlagSet("testsummary", flag.ContinueOnError)
 	prefix := fs.String("prefix", "", "one word printed before the total line")
+	complete := fs.String("complete", "", "the label of a log in which no test may skip for want of a CLI version")
 	if err := fs.Parse(args); err != nil {
 		return false, err
 	}
@@ -259,6 +267,14 @@ func run(args []string, stdout io.Writer) (bool, error) {
 		}
 		if len(s.Passed) == 0 {
 			fmt.Fprintf(stdout, "  no test passed: nothing ran, or every test skipped\n")
+		}
+		if label == *complete {
+			for _, t := range s.Skipped {
+				if versionSkip.MatchString(s.SkipReasons[t]) {
+					fmt.Fprintf(stdout, "  FAIL %s skipped for want of a version on the newest CLI\n", t)
+					allOK = false
+				}
+			}
 		}
 		var keys []string
 		for k := range s.FailOutput {

@@ -74,3 +74,27 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// On the CLI named by -complete, a skip for want of a version fails the run; elsewhere it is
+// only listed.
+func TestRunComplete(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"newest=testdata/version_skip.json"}, true},
+		{[]string{"-complete", "newest", "old=testdata/version_skip.json", "newest=testdata/pass.json"}, true},
+		{[]string{"-complete", "newest", "newest=testdata/other_skip.json"}, true},
+		{[]string{"-complete", "newest", "newest=testdata/version_skip.json"}, false},
+		{[]string{"-complete", "newest", "newest=testdata/tfversion_skip.json"}, false}, // plugin-testing's wording
+	} {
+		var out bytes.Buffer
+		ok, err := run(tc.args, &out)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if ok != tc.ok {
+			t.Errorf("%v: ok = %v, want %v\n%s", tc.args, ok, tc.ok, out.String())
+		}
+	}
+}
