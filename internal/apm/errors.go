@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Error codes set by the client itself. The others come from the manager's error body.
@@ -22,8 +21,9 @@ const (
 	CodePlainHTTPToHTTPS = "PLAIN_HTTP_TO_HTTPS"
 )
 
-// maxMessageBytes bounds the error text taken from a non-JSON body (an HTML error page of a
-// proxy, for example) so that diagnostics stay readable.
+// maxMessageBytes bounds the text taken from the manager into an error: its JSON message, or
+// a non-JSON body (an HTML error page of a proxy, for example), so that diagnostics stay
+// readable whatever the manager sends (a 3 MB message once filled the user's terminal).
 const maxMessageBytes = 512
 
 // Error is a failure reported by the manager: a non-2xx response, or a 2xx response whose
@@ -340,7 +340,7 @@ func (r redactor) newHTTPError(method, path, subject string, status int, body []
 	} else if phrase, ok := plainHTTPPhrase(status, body); ok {
 		e.Code, e.Message = CodePlainHTTPToHTTPS, phrase
 	} else {
-		e.Message = bodyText(body)
+		e.Message = oneLine(body)
 	}
 	if e.Message == "" {
 		e.Message = http.StatusText(status)
@@ -348,8 +348,8 @@ func (r redactor) newHTTPError(method, path, subject string, status int, body []
 	if e.Code == "" {
 		e.Code = codeForStatus[status]
 	}
-	e.Message = r.String(e.Message)
-	e.Code = r.String(e.Code)
+	e.Message = r.message(e.Message)
+	e.Code = r.message(e.Code)
 	return e
 }
 
@@ -427,28 +427,20 @@ func (r redactor) actionFailure(method, path string, status int, body []byte) *E
 	msg := "no reason given"
 	var reason errorBody
 	if err := json.Unmarshal(body, &reason); err != nil {
-		msg = bodyText(body) // reason fields of an unexpected shape: show them as sent
+		msg = oneLine(body) // reason fields of an unexpected shape: show them as sent
 	} else if m := reason.message(); m != "" {
 		msg = m
 	}
 	return &Error{
 		StatusCode: status,
 		Code:       CodeActionFailed,
-		Message:    r.String(msg),
+		Message:    r.message(msg),
 		Method:     method,
 		Path:       path,
 	}
 }
 
-// bodyText is the body as one trimmed line, cut to maxMessageBytes on a rune boundary.
-func bodyText(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) <= maxMessageBytes {
-		return s
-	}
-	cut := maxMessageBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+// oneLine is the body as one trimmed line.
+func oneLine(body []byte) string {
+	return strings.Join(strings.Fields(string(body)), " ")
 }

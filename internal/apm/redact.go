@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // redactedText replaces the API key wherever it would otherwise be shown.
@@ -50,6 +51,43 @@ func (r redactor) String(s string) string {
 		s = strings.ReplaceAll(s, secret, redactedText)
 	}
 	return scrubKeyParams(s)
+}
+
+// minKeyPrefix is the shortest prefix of the key that message masks at the end of a text:
+// shorter ones are too likely to be ordinary text, and give a guesser little.
+const minKeyPrefix = 3
+
+// message is text from the manager made fit for an error: redacted first, so that a cut
+// cannot leave part of a key that redaction would no longer recognise, then cut to
+// maxMessageBytes on a rune boundary. A text that ends in a prefix of the key (a body the
+// manager or the size limit cut inside it) has that prefix masked too.
+func (r redactor) message(s string) string {
+	s = r.String(s)
+	cut := len(s) > maxMessageBytes
+	if cut {
+		end := maxMessageBytes
+		for end > 0 && !utf8.RuneStart(s[end]) {
+			end--
+		}
+		s = s[:end]
+	}
+	s = r.maskTrailingPrefix(s)
+	if cut {
+		s += "..."
+	}
+	return s
+}
+
+// maskTrailingPrefix replaces the longest prefix of a secret that s ends with.
+func (r redactor) maskTrailingPrefix(s string) string {
+	for _, secret := range r.secrets {
+		for n := len(secret) - 1; n >= minKeyPrefix; n-- {
+			if strings.HasSuffix(s, secret[:n]) {
+				return s[:len(s)-n] + redactedText
+			}
+		}
+	}
+	return s
 }
 
 // redactedError carries the redacted text of a cause while still unwrapping to the cause,

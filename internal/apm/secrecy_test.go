@@ -150,3 +150,79 @@ func TestSilentClientLogsNothing(t *testing.T) {
 		}
 	}
 }
+
+// A body cut at the message limit inside the key must not show the part of the key before
+// the cut: redaction comes first, and a trailing prefix of the key is masked. Before, the
+// body was cut and then redacted, and the cut key no longer matched (7 of 13 characters
+// shown).
+func TestKeyCutAtTheMessageLimitIsNotShown(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body func(prefix string) string
+	}{
+		{"a proxy's page", func(prefix string) string { return prefix + "invalid token " + testKey + " for this route" }},
+		{"the manager's message", func(prefix string) string {
+			return `{"error":"` + prefix + "invalid token " + testKey + ` for this route","code":"UNAUTHORIZED"}`
+		}},
+		{"an action's refusal", func(prefix string) string {
+			return `{"actionResult":"N","errorMessage":"` + prefix + "invalid token " + testKey + `"}`
+		}},
+	} {
+		// Every position of the key around the limit.
+		for shift := 0; shift <= len(testKey); shift++ {
+			prefix := strings.Repeat("x", maxMessageBytes-len("invalid token ")-shift)
+			status := 401
+			if strings.HasPrefix(tc.name, "an action") {
+				status = 200
+			}
+			srv, _ := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, status, tc.body(prefix)) })
+			err := newTestClient(t, srv.URL).CreateSystem(context.Background(), "prod")
+			if err == nil {
+				t.Fatalf("%s: no error", tc.name)
+			}
+			if leak := keyFragment(err.Error()); leak != "" {
+				text := err.Error()
+				t.Errorf("%s, key %d bytes before the limit: the error shows %q of the key: ...%s", tc.name, shift, leak, text[max(0, len(text)-60):])
+			}
+		}
+	}
+}
+
+// keyFragment is the longest part of testKey, of 4 characters or more, that text holds
+// (shorter parts, such as "est", are in ordinary words of the error).
+func keyFragment(text string) string {
+	for n := len(testKey); n >= 4; n-- {
+		for i := 0; i+n <= len(testKey); i++ {
+			if strings.Contains(text, testKey[i:i+n]) {
+				return testKey[i : i+n]
+			}
+		}
+	}
+	return ""
+}
+
+// A manager's message is cut like a body: a 3 MB "error" once made a plan print 3 MB.
+func TestLongManagerMessageIsCut(t *testing.T) {
+	huge := strings.Repeat("no ", 1<<20)
+	for _, body := range []string{
+		`{"error":"` + huge + `","code":"BAD_REQUEST"}`,
+		`{"actionResult":"N","errorMessage":"` + huge + `"}`,
+	} {
+		status := 400
+		if strings.Contains(body, "actionResult") {
+			status = 200
+		}
+		srv, _ := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int) { reply(w, status, body) })
+		err := newTestClient(t, srv.URL).CreateSystem(context.Background(), "prod")
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("got %v", err)
+		}
+		if len(e.Message) > maxMessageBytes+3 || !strings.HasSuffix(e.Message, "...") {
+			t.Errorf("%d-byte message kept %d bytes", len(huge), len(e.Message))
+		}
+		if len(err.Error()) > 2*maxMessageBytes {
+			t.Errorf("error text of %d bytes", len(err.Error()))
+		}
+	}
+}
