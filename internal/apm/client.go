@@ -169,6 +169,28 @@ func (c *Client) GoString() string { return c.String() }
 // Format makes every verb safe.
 func (c *Client) Format(f fmt.State, verb rune) { formatSafe(f, verb, c.String()) }
 
+// ShownEndpoint is how messages name an endpoint: its scheme and host, as "https://host:port"
+// (or the host alone when there is no scheme). The path, query, fragment and user
+// information are left out, since that is where a key typed into the endpoint by mistake
+// sits.
+func ShownEndpoint(raw string) string {
+	rest := strings.TrimSpace(raw)
+	scheme, afterScheme, hasScheme := strings.Cut(rest, "://")
+	if hasScheme {
+		rest = afterScheme
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		rest = rest[i+1:]
+	}
+	if !hasScheme {
+		return rest
+	}
+	return scheme + "://" + rest
+}
+
 // CheckEndpoint reports what New would find wrong with an endpoint, so that callers can
 // refuse it before they have a key or anything else to build a Client with.
 func CheckEndpoint(raw string) error {
@@ -183,7 +205,9 @@ func CheckCACertPEM(pemText string) error {
 
 // parseEndpoint checks the endpoint and returns it without trailing slash. A path prefix
 // (a manager behind a reverse proxy under /apm) is kept. A query is refused: the key must
-// only ever be added by the client, and other parameters would be silently dropped.
+// only ever be added by the client, and other parameters would be silently dropped. Its
+// errors name the endpoint as ShownEndpoint does, never as written: a key typed into it
+// by mistake would otherwise be shown.
 func parseEndpoint(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -191,23 +215,21 @@ func parseEndpoint(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // the url.Error text repeats the whole input
-		}
-		return "", fmt.Errorf("endpoint is not a valid URL: %v", err)
+		// The parser's text quotes the input (a port, a host), which may hold a key.
+		return "", errors.New("endpoint is not a valid URL: write it as https://host:port, with the path prefix of a proxy if there is one")
 	}
+	shown := ShownEndpoint(raw)
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("endpoint %q must start with https:// or http://", raw)
+		return "", fmt.Errorf("endpoint %s must start with https:// or http://", shown)
 	case u.User != nil:
 		return "", errors.New("endpoint must not contain user information (user:password@); authentication uses the API key")
 	case u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("endpoint %q has no host", raw)
+		return "", fmt.Errorf("endpoint %s has no host", shown)
 	case u.RawQuery != "" || u.ForceQuery:
-		return "", fmt.Errorf("endpoint %q must not contain a query (the API key is added by the provider)", raw)
+		return "", fmt.Errorf("endpoint %s must not contain a query (the API key is added by the provider)", shown)
 	case u.Fragment != "":
-		return "", fmt.Errorf("endpoint %q must not contain a fragment", raw)
+		return "", fmt.Errorf("endpoint %s must not contain a fragment", shown)
 	}
 	return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), nil
 }

@@ -258,3 +258,41 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("server saw %d requests, want 160", rec.count())
 	}
 }
+
+// CheckEndpoint knows no key (the endpoint's validator runs before the provider has one),
+// so its errors must not echo what the user typed: a key typed into the endpoint's query,
+// path, port or user information was shown in full before.
+func TestCheckEndpointNeverEchoesTheEndpoint(t *testing.T) {
+	const secret = "SEKRETadmin123"
+	for _, raw := range []string{
+		"https://127.0.0.1:18443/?key=" + secret,
+		"ftp://host/" + secret,
+		" http://host:1/#" + secret,
+		"https://host:" + secret,
+		"host/" + secret,
+		"https://" + secret + "@host",
+		"https://host/%zz" + secret,
+	} {
+		err := CheckEndpoint(raw)
+		if err == nil {
+			t.Errorf("%q accepted", raw)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), secret[:6]) {
+			t.Errorf("%q: the error shows the secret: %v", raw, err)
+		}
+	}
+}
+
+func TestShownEndpointIsSchemeAndHost(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://apm.example.com:8443/apm/?key=x": "https://apm.example.com:8443",
+		" http://u:pw@h:1/p#f":                    "http://h:1",
+		"ftp://host/secret":                       "ftp://host",
+		"host:8443/?key=x":                        "host:8443",
+	} {
+		if got := ShownEndpoint(raw); got != want {
+			t.Errorf("ShownEndpoint(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	m.zone = zone
 	if !cfg.SkipConnectionCheck.ValueBool() {
 		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
-			resp.Diagnostics.AddError("Cannot use the APM manager at "+clientCfg.Endpoint, engine.Explain(err)+
+			resp.Diagnostics.AddError("Cannot use the APM manager at "+apm.ShownEndpoint(clientCfg.Endpoint), engine.Explain(err)+
 				"\n\nThe provider checks the endpoint and the API key when it starts. To plan without a manager, set skip_connection_check = true.")
 			return
 		}
@@ -240,10 +240,7 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 				"Set it to the PEM contents of the CA certificate(s), for example with export %s=\"$(cat ca.pem)\", or unset it.", engine.EnvCACertPEM, err, engine.EnvCACertPEM))
 		}
 	}
-	if strings.HasPrefix(strings.ToLower(out.Endpoint), "http://") {
-		diags.AddAttributeWarning(path.Root("endpoint"), "APM endpoint without TLS",
-			"The endpoint uses plain http://, so the API key and everything else travel unencrypted. Use https:// for any manager outside a test set-up.")
-	}
+	diags.Append(transportWarnings(cfg, out)...)
 	if !cfg.RequestTimeout.IsNull() {
 		// Already validated at plan time by engine.DurationValidator.
 		if d, err := time.ParseDuration(cfg.RequestTimeout.ValueString()); err == nil {
@@ -254,6 +251,33 @@ func (p *apmProvider) clientConfig(cfg providerModel) (apm.Config, diag.Diagnost
 		out.MaxRetries = int(cfg.MaxRetries.ValueInt64())
 	}
 	return out, diags
+}
+
+// transportWarnings are the settings that expose the API key to anyone on the network path:
+// plain HTTP, and TLS without verification (a man in the middle gets the key as easily).
+// The endpoint is read as the client reads it, trimmed: a value from a YAML block scalar or
+// $(cat file) starts or ends with white space.
+func transportWarnings(cfg providerModel, out apm.Config) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(out.Endpoint)), "http://") {
+		diags.AddAttributeWarning(path.Root("endpoint"), "APM endpoint without TLS",
+			"The endpoint uses plain http://, so the API key and everything else travel unencrypted. Use https:// for any manager outside a test set-up.")
+	}
+	if !out.InsecureSkipVerify {
+		return diags
+	}
+	diags.AddAttributeWarning(path.Root("insecure_skip_verify"), "APM manager's certificate not verified",
+		"insecure_skip_verify = true accepts any certificate, so whoever sits on the network path can pose as the manager and receive the API key. "+
+			"Give the CA certificate that signed the manager's certificate in ca_cert_pem (or "+engine.EnvCACertPEM+") instead, for any manager outside a test set-up.")
+	if out.CACertPEM != "" {
+		from := "ca_cert_pem"
+		if cfg.CACertPEM.IsNull() {
+			from = "the " + engine.EnvCACertPEM + " environment variable"
+		}
+		diags.AddAttributeWarning(path.Root("insecure_skip_verify"), "CA certificate ignored",
+			"The CA certificate in "+from+" is not used while insecure_skip_verify = true: no certificate is verified. Remove insecure_skip_verify to verify the manager with that CA.")
+	}
+	return diags
 }
 
 // stringOrEnv is the configured value, else the environment's. A configured empty string

@@ -179,3 +179,64 @@ func TestClientConfigNamesABadCACertVariable(t *testing.T) {
 		t.Errorf("without the variable there is nothing to refuse: %v", diags)
 	}
 }
+
+// No diagnostic about the endpoint shows what was typed into it beyond scheme and host: a
+// key typed into the endpoint (its query, its path) was shown in full by the validator and
+// the provider's configuration, and from there in the TRACE log.
+func TestEndpointDiagnosticsNeverEchoTheEndpoint(t *testing.T) {
+	const secret = "SEKRETadmin123"
+	for _, raw := range []string{"https://127.0.0.1:18443/?key=" + secret, "ftp://host/" + secret, "host:1/" + secret, "https://host:1/#" + secret} {
+		t.Setenv(engine.EnvEndpoint, raw)
+		_, diags := (&apmProvider{}).clientConfig(providerModel{})
+		resp := &validator.StringResponse{}
+		endpointValidator{}.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("endpoint"), ConfigValue: types.StringValue(raw)}, resp)
+		diags.Append(resp.Diagnostics...)
+		if !diags.HasError() {
+			t.Errorf("%q accepted", raw)
+		}
+		if text := fmt.Sprint(diags); strings.Contains(text, secret) {
+			t.Errorf("%q: a diagnostic shows the secret: %s", raw, text)
+		}
+	}
+}
+
+// Every setting that lets the key reach someone on the network path warns: plain HTTP also
+// when the value starts with white space (a YAML block scalar, $(cat file)), which skipped
+// the warning before; and insecure_skip_verify, which warned of nothing, also saying that a
+// CA certificate set beside it is ignored.
+func TestClientConfigWarnsWhereTheKeyTravelsExposed(t *testing.T) {
+	const ca = "-----BEGIN CERTIFICATE-----"
+	for _, tc := range []struct {
+		name    string
+		cfg     providerModel
+		envCA   string
+		want    []string
+		wantNot string
+	}{
+		{"plain http after white space", providerModel{Endpoint: types.StringValue(" \n http://10.0.0.1:8080")}, "", []string{"without TLS"}, "not verified"},
+		{"verification off", providerModel{Endpoint: types.StringValue("https://h:1"), InsecureSkipVerify: types.BoolValue(true)}, "", []string{"not verified"}, "CA certificate ignored"},
+		{"verification off beside ca_cert_pem", providerModel{Endpoint: types.StringValue("https://h:1"), InsecureSkipVerify: types.BoolValue(true), CACertPEM: types.StringValue(ca)}, "",
+			[]string{"not verified", "CA certificate in ca_cert_pem is not used"}, ""},
+		{"verification off beside the CA variable", providerModel{Endpoint: types.StringValue("https://h:1"), InsecureSkipVerify: types.BoolValue(true)}, ca,
+			[]string{"not verified", "in the " + engine.EnvCACertPEM + " environment variable is not used"}, ""},
+		{"verified https", providerModel{Endpoint: types.StringValue("https://h:1")}, "", nil, "Warning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(engine.EnvCACertPEM, tc.envCA)
+			out := apm.Config{Endpoint: tc.cfg.Endpoint.ValueString(), InsecureSkipVerify: tc.cfg.InsecureSkipVerify.ValueBool(), CACertPEM: stringOrEnv(tc.cfg.CACertPEM, engine.EnvCACertPEM)}
+			diags := transportWarnings(tc.cfg, out)
+			text := fmt.Sprint(diags)
+			if diags.HasError() || diags.WarningsCount() != len(tc.want) {
+				t.Errorf("%d warnings, want %d: %s", diags.WarningsCount(), len(tc.want), text)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("no %q among %s", w, text)
+				}
+			}
+			if tc.wantNot != "" && strings.Contains(text, tc.wantNot) {
+				t.Errorf("%q among %s", tc.wantNot, text)
+			}
+		})
+	}
+}

@@ -143,8 +143,9 @@ func (v endpointValidator) ValidateString(_ context.Context, req validator.Strin
 // detail; "" when nothing.
 func endpointProblem(raw string) (summary, detail string) {
 	if !strings.Contains(raw, "://") {
+		host := apm.ShownEndpoint(raw) // never the whole value: a key may have been typed into it
 		return "APM endpoint without a scheme",
-			fmt.Sprintf("The endpoint %q has no scheme. Write it as a URL: https://%s (or http:// for a manager without TLS).", raw, raw)
+			fmt.Sprintf("The endpoint %q has no scheme. Write it as a URL: https://%s (or http:// for a manager without TLS).", host, host)
 	}
 	if err := apm.CheckEndpoint(raw); err != nil {
 		return "Invalid APM endpoint", err.Error()
