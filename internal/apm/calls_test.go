@@ -28,7 +28,7 @@ func systemCalls(t *testing.T) []requestCase {
 		{"GetSystem", func(c *Client) error { _, err := c.GetSystem(ctx, "prod"); return err },
 			"GET", "/rest/systems/prod", "", false, `{"systemName":"prod"}`},
 		{"GetSystem escapes", func(c *Client) error { _, err := c.GetSystem(ctx, "a b/c?d#e%"); return err },
-			"GET", "/rest/systems/a%20b%2Fc%3Fd%23e%25", "", false, `{}`},
+			"GET", "/rest/systems/a%20b%2Fc%3Fd%23e%25", "", false, `{"systemName":"a b/c?d#e%"}`},
 		{"CreateSystem", func(c *Client) error { return c.CreateSystem(ctx, "prod") },
 			"POST", "/rest/systems", `{"systemName":"prod"}`, false, `{"actionResult":"Y"}`},
 		{"RenameSystem", func(c *Client) error { return c.RenameSystem(ctx, "prod", "prod-2") },
@@ -38,7 +38,7 @@ func systemCalls(t *testing.T) []requestCase {
 		{"ListNodes", func(c *Client) error { _, err := c.ListNodes(ctx); return err },
 			"GET", "/rest/nodes", "", false, `{"nodes":[]}`},
 		{"GetNode", func(c *Client) error { _, err := c.GetNode(ctx, "prod", "node 1"); return err },
-			"GET", "/rest/nodes/node%201/systems/prod", "", false, `{}`},
+			"GET", "/rest/nodes/node%201/systems/prod", "", false, `{"nodeName":"node 1"}`},
 		{"CreateNode", func(c *Client) error {
 			return c.CreateNode(ctx, CreateNodeRequest{NodeName: "n1", SystemName: "prod", HostIP: "10.0.0.1", AgentPort: 7730})
 		}, "POST", "/rest/nodes", `{"nodeName":"n1","systemName":"prod","hostIp":"10.0.0.1","agentPort":7730}`, false, `{"actionResult":"Y"}`},

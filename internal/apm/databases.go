@@ -1,7 +1,6 @@
 package apm
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -147,11 +146,8 @@ func (c *Client) ListDatabases(ctx context.Context) ([]Database, error) {
 
 // GetDatabase returns one database resource (GET /rest/resource/databases/{resourceName}).
 func (c *Client) GetDatabase(ctx context.Context, resourceName string) (*Database, error) {
-	d, err := getOne(ctx, c, wireDatabase.database, "/rest/resource/databases/{}", resourceName)
-	if err == nil {
-		d.ResourceName = cmp.Or(d.ResourceName, resourceName) // the path names it; a terse manager may not repeat it
-	}
-	return d, err
+	return getDetail(ctx, c, func(w wireDatabase) (string, string) { return "resourceName", string(w.ResourceName) },
+		wireDatabase.database, "/rest/resource/databases/{}", resourceName)
 }
 
 // CreateDatabase creates a database resource (POST /rest/resource/databases). An existing
@@ -179,11 +175,8 @@ func (c *Client) ListDatasources(ctx context.Context) ([]Datasource, error) {
 
 // GetDatasource returns one datasource (GET /rest/resource/datasources/{resourceName}).
 func (c *Client) GetDatasource(ctx context.Context, resourceName string) (*Datasource, error) {
-	d, err := getOne(ctx, c, wireDatasource.datasource, "/rest/resource/datasources/{}", resourceName)
-	if err == nil {
-		d.ResourceName = cmp.Or(d.ResourceName, resourceName) // the path names it; a terse manager may not repeat it
-	}
-	return d, err
+	return getDetail(ctx, c, func(w wireDatasource) (string, string) { return "resourceName", string(w.ResourceName) },
+		wireDatasource.datasource, "/rest/resource/datasources/{}", resourceName)
 }
 
 // CreateDatasource creates a datasource (POST /rest/resource/datasources).

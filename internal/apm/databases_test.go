@@ -23,7 +23,7 @@ func resourceCalls() []requestCase {
 		{"ListDatabases", func(c *Client) error { _, err := c.ListDatabases(ctx); return err },
 			"GET", "/rest/resource/databases", "", "", `{"databases":[]}`},
 		{"GetDatabase escapes", func(c *Client) error { _, err := c.GetDatabase(ctx, "db 1/x"); return err },
-			"GET", "/rest/resource/databases/db%201%2Fx", "", "", `{}`},
+			"GET", "/rest/resource/databases/db%201%2Fx", "", "", `{"resourceName":"db 1/x"}`},
 		{"CreateDatabase", func(c *Client) error {
 			return c.CreateDatabase(ctx, DatabaseSpec{ResourceName: "orders-db", DatabaseType: "PostgreSQL", Host: "10.0.0.5",
 				Port: 5432, DatabaseName: "orders", UserName: "app", Password: "s3cret!"})
@@ -35,7 +35,7 @@ func resourceCalls() []requestCase {
 		{"ListDatasources", func(c *Client) error { _, err := c.ListDatasources(ctx); return err },
 			"GET", "/rest/resource/datasources", "", "", `{"datasources":[]}`},
 		{"GetDatasource", func(c *Client) error { _, err := c.GetDatasource(ctx, "orders-ds"); return err },
-			"GET", "/rest/resource/datasources/orders-ds", "", "", `{}`},
+			"GET", "/rest/resource/datasources/orders-ds", "", "", `{"resourceName":"orders-ds"}`},
 		{"CreateDatasource minimal", func(c *Client) error {
 			return c.CreateDatasource(ctx, DatasourceSpec{ResourceName: "ds", DatabaseResourceName: "db"})
 		}, "POST", "/rest/resource/datasources", "", `{"resourceName":"ds","databaseResourceName":"db"}`, `{"actionResult":"Y"}`},
@@ -59,7 +59,7 @@ func TestResourceDecodingIsLenient(t *testing.T) {
 		case "/rest/resource/databases":
 			reply(w, 200, `{"Databases":[{"resourceName":"a","databaseType":"MySQL","host":"h","port":"3306","databaseName":"d","extra":1}]}`)
 		case "/rest/resource/databases/a":
-			reply(w, 200, `{"databaseType":"MySQL","port":3306.0,"userName":"u"}`)
+			reply(w, 200, `{"resourceName":"a","databaseType":"MySQL","port":3306.0,"userName":"u"}`)
 		case "/rest/resource/datasources":
 			reply(w, 200, `[{"resourceName":"ds","databaseResourceName":"a","minPoolSize":"1","maxPoolSize":10}]`)
 		default:
@@ -75,7 +75,7 @@ func TestResourceDecodingIsLenient(t *testing.T) {
 	}
 	db, err := c.GetDatabase(ctx, "a")
 	if err != nil || *db != (Database{ResourceName: "a", DatabaseType: "MySQL", Port: 3306, UserName: "u"}) {
-		t.Errorf("GetDatabase = %+v, %v (the name comes from the path when absent)", db, err)
+		t.Errorf("GetDatabase = %+v, %v", db, err)
 	}
 	list, err := c.ListDatasources(ctx)
 	if err != nil || !reflect.DeepEqual(list, []Datasource{{ResourceName: "ds", DatabaseResourceName: "a", MinPoolSize: 1, MaxPoolSize: 10}}) {

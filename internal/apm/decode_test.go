@@ -90,11 +90,11 @@ func TestLenientDecoding(t *testing.T) {
 	c := decodeServer(t, map[string]string{
 		"/rest/systems": `{"total":"1","systems":[{"systemId":17,"systemName":"prod","nodeCount":"2","webCount":3,
 			"appCount":"4","sessionCount":5.0,"cacheCount":null,"futureField":{"x":[1,2]},"nodes":[{"nodeName":"ignored"}]}]}`,
-		"/rest/systems/prod":  `{"systemId":"17","nodes":[{"nodeName":"n1","hostIp":"10.0.0.1","status":"running","cpu":3}]}`,
+		"/rest/systems/prod":  `{"systemId":"17","systemName":"prod","nodes":[{"nodeName":"n1","hostIp":"10.0.0.1","status":"running","cpu":3}]}`,
 		"/rest/systems/empty": `{"systemId":"18","systemName":"empty"}`,
 		"/rest/nodes": `{"nodes":[{"nodeName":"n1","systemName":"prod","hostIp":"10.0.0.1","agentPort":"7730","status":"running"},
 			{"nodeId":"node-0002","nodeName":"n2","systemName":"prod","agentPort":7731}]}`,
-		"/rest/nodes/n1/systems/prod": `{"hostIp":"10.0.0.1","agentPort":"7730","status":"running",
+		"/rest/nodes/n1/systems/prod": `{"nodeName":"n1","hostIp":"10.0.0.1","agentPort":"7730","status":"running",
 			"servers":[{"serverId":"was1","serverType":"S","status":"running"},{"serverId":"web1","serverType":"Enterprise","status":"stopped","port":80}]}`,
 		"/rest/public/nodes":       `{"nodeList":[{"nodeId":1,"nodeName":"dummy","systemName":"s","connectionStatus":"connected","ipAddress":"192.0.2.1"}]}`,
 		"/rest/public/managerInfo": `{"version":9.50,"patchVersion":"3","status":"running","haMode":"Y","build":"x"}`,

@@ -79,14 +79,14 @@ func (c *Client) ListNodes(ctx context.Context) ([]Node, error) {
 
 // GetNode returns one node with its servers (GET /rest/nodes/{nodeName}/systems/{systemName}).
 func (c *Client) GetNode(ctx context.Context, systemName, nodeName string) (*Node, error) {
-	// The path names the node; a terse manager may not repeat the names. They are filled
-	// in before conversion, so that a missing nodeId falls back to the name as well.
-	named := func(w wireNode) Node {
-		w.NodeName = cmp.Or(w.NodeName, flexString(nodeName))
+	// The path names the system; a terse manager may not repeat it. It is filled in before
+	// conversion; a missing nodeId falls back to the name.
+	inSystem := func(w wireNode) Node {
 		w.SystemName = cmp.Or(w.SystemName, flexString(systemName))
 		return w.detail()
 	}
-	return getOne(ctx, c, named, "/rest/nodes/{}/systems/{}", nodeName, systemName)
+	return getDetail(ctx, c, func(w wireNode) (string, string) { return "nodeName", string(w.NodeName) },
+		inSystem, "/rest/nodes/{}/systems/{}", nodeName, systemName)
 }
 
 type createNodeBody struct {

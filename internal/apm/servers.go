@@ -311,10 +311,10 @@ func (c *Client) GetServer(ctx context.Context, ref ServerRef) (*Server, error) 
 	if err != nil {
 		return nil, err
 	}
-	s, err := getAt(ctx, c, path, func(w wireServer) Server { return w.server(ref.Kind) }, about(ref.ServerID))
+	s, err := getDetailAt(ctx, c, path, ref.ServerID, func(w wireServer) (string, string) { return "serverId", string(w.ServerID) },
+		func(w wireServer) Server { return w.server(ref.Kind) })
 	if err == nil {
-		// The path names the server; a terse manager may not repeat the names.
-		s.ServerID = cmp.Or(s.ServerID, ref.ServerID)
+		// The path names the node and system; a terse manager may not repeat them.
 		s.NodeName = cmp.Or(s.NodeName, ref.NodeName)
 		s.SystemName = cmp.Or(s.SystemName, ref.SystemName)
 	}

@@ -27,6 +27,7 @@ func serverCalls() []requestCase {
 	was := "/rest/was/servers/was%201/nodes/node-1/systems/prod"
 	web := "/rest/web/servers/web-1/nodes/node-1/systems/prod"
 	ses := "/rest/session/servers/ses-1/nodes/node-1/systems/prod"
+	details := map[string]string{was: wasRef.ServerID, web: webRef.ServerID, ses: sessionRef.ServerID}
 	cases := []struct {
 		name   string
 		call   func(c *Client) error
@@ -131,8 +132,12 @@ func serverCalls() []requestCase {
 	}
 	calls := make([]requestCase, 0, len(cases))
 	for _, tc := range cases {
+		response := `{"actionResult":"Y"}`
+		if id, ok := details[tc.path]; ok && tc.method == http.MethodGet {
+			response = fmt.Sprintf(`{"serverId":%q}`, id) // a detail names its server
+		}
 		calls = append(calls, requestCase{name: tc.name, call: tc.call, method: tc.method, path: tc.path,
-			query: tc.query.Encode(), body: tc.body, response: `{"actionResult":"Y"}`})
+			query: tc.query.Encode(), body: tc.body, response: response})
 	}
 	return calls
 }
@@ -247,7 +252,7 @@ func TestServerDetailDecoding(t *testing.T) {
 		}
 	})
 	t.Run("unknown edition kept", func(t *testing.T) {
-		got := getWith(t, `{"serverType":"X"}`, func(c *Client) (*Server, error) { return c.GetServer(ctx, wasRef) })
+		got := getWith(t, `{"serverId":"was 1","serverType":"X"}`, func(c *Client) (*Server, error) { return c.GetServer(ctx, wasRef) })
 		if got.Edition != "X" {
 			t.Fatalf("edition %q", got.Edition)
 		}

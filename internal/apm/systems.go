@@ -1,7 +1,6 @@
 package apm
 
 import (
-	"cmp"
 	"context"
 	"net/http"
 )
@@ -63,11 +62,8 @@ func (c *Client) ListSystems(ctx context.Context) ([]System, error) {
 
 // GetSystem returns one system with its nodes (GET /rest/systems/{systemName}).
 func (c *Client) GetSystem(ctx context.Context, systemName string) (*System, error) {
-	s, err := getOne(ctx, c, wireSystem.detail, "/rest/systems/{}", systemName)
-	if err == nil {
-		s.SystemName = cmp.Or(s.SystemName, systemName) // the path names it; a terse manager may not repeat it
-	}
-	return s, err
+	return getDetail(ctx, c, func(w wireSystem) (string, string) { return "systemName", string(w.SystemName) },
+		wireSystem.detail, "/rest/systems/{}", systemName)
 }
 
 type systemBody struct {

@@ -2,7 +2,6 @@ package apm
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -269,11 +268,8 @@ func (c *Client) ListUsers(ctx context.Context) ([]User, error) {
 
 // GetUser returns one user (GET /rest/admin/user/{usrId}).
 func (c *Client) GetUser(ctx context.Context, userID string) (*User, error) {
-	u, err := getOne(ctx, c, wireUser.user, "/rest/admin/user/{}", userID)
-	if err == nil {
-		u.UserID = cmp.Or(u.UserID, userID) // the path names it; a terse manager may not repeat it
-	}
-	return u, err
+	return getDetail(ctx, c, func(w wireUser) (string, string) { return "usrId", string(w.UserID) },
+		wireUser.user, "/rest/admin/user/{}", userID)
 }
 
 // CreateUser creates a user (POST /rest/admin/user). A password that breaks the manager's
@@ -336,11 +332,8 @@ func (c *Client) ListRoles(ctx context.Context) ([]Role, error) {
 
 // GetRole returns one role (GET /rest/admin/auth/{authId}).
 func (c *Client) GetRole(ctx context.Context, authID string) (*Role, error) {
-	r, err := getOne(ctx, c, wireRole.role, "/rest/admin/auth/{}", authID)
-	if err == nil {
-		r.AuthID = cmp.Or(r.AuthID, authID) // the path names it; a terse manager may not repeat it
-	}
-	return r, err
+	return getDetail(ctx, c, func(w wireRole) (string, string) { return "authId", string(w.AuthID) },
+		wireRole.role, "/rest/admin/auth/{}", authID)
 }
 
 // CreateRole creates a role (POST /rest/admin/auth).

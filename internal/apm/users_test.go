@@ -24,7 +24,7 @@ func adminCalls() []requestCase {
 		{"ListUsers", func(c *Client) error { _, err := c.ListUsers(ctx); return err },
 			"GET", "/rest/admin/users", "", "", `{"users":[]}`},
 		{"GetUser escapes", func(c *Client) error { _, err := c.GetUser(ctx, "a b"); return err },
-			"GET", "/rest/admin/user/a%20b", "", "", `{}`},
+			"GET", "/rest/admin/user/a%20b", "", "", `{"usrId":"a b"}`},
 		{"CreateUser", func(c *Client) error {
 			return c.CreateUser(ctx, UserSpec{UserID: "bob", UserName: "Bob", Password: "Secret-123"})
 		}, "POST", "/rest/admin/user", "", `{"usrId":"bob","usrNm":"Bob","usrPw":"Secret-123"}`, `{"actionResult":"Y"}`},
@@ -43,7 +43,7 @@ func adminCalls() []requestCase {
 		{"ListRoles", func(c *Client) error { _, err := c.ListRoles(ctx); return err },
 			"GET", "/rest/admin/auth", "", "", `{"auths":[]}`},
 		{"GetRole", func(c *Client) error { _, err := c.GetRole(ctx, "ops"); return err },
-			"GET", "/rest/admin/auth/ops", "", "", `{}`},
+			"GET", "/rest/admin/auth/ops", "", "", `{"authId":"ops"}`},
 		{"CreateRole", func(c *Client) error {
 			return c.CreateRole(ctx, RoleSpec{AuthID: "ops", AuthName: "Ops", ActionTypes: []ActionType{ActionRead, ActionExecute}, Description: "d"})
 		}, "POST", "/rest/admin/auth", "", `{"authId":"ops","authNm":"Ops","actionTypes":["READ","EXECUTE"],"description":"d"}`, `{"actionResult":"Y"}`},
@@ -93,13 +93,13 @@ func TestAdminDecodingIsLenient(t *testing.T) {
 		case "/rest/admin/users":
 			reply(w, 200, `{"users":[{"usrId":"a","usrNm":"A","roles":["x",{"authId":"y"}]},{"usrId":"b","roles":null}]}`)
 		case "/rest/admin/user/a":
-			reply(w, 200, `{"usrNm":"A","roles":[],"createdAt":"2024-05-06"}`)
+			reply(w, 200, `{"usrId":"a","usrNm":"A","roles":[],"createdAt":"2024-05-06"}`)
 		case "/rest/admin/user/a/auth":
 			reply(w, 200, `{"auths":[{"authId":"x","authNm":"X","actionTypes":["READ"]}]}`)
 		case "/rest/admin/auth":
 			reply(w, 200, `{"auths":[{"authId":"x","authNm":"X","actionTypes":[" read ","Write"]},{"authId":"y","actionTypes":"READ, execute"},{"authId":"z"}]}`)
 		case "/rest/admin/auth/x":
-			reply(w, 200, `{"authNm":"X","actionTypes":["EXECUTE"],"description":"d"}`)
+			reply(w, 200, `{"authId":"x","authNm":"X","actionTypes":["EXECUTE"],"description":"d"}`)
 		default:
 			reply(w, 200, `{"logs":[{"logId":"7","userId":"admin","action":"POST /rest/systems","targetName":"/systems","result":"SUCCESS","createdAt":"2024-05-06 07:08:09"}]}`)
 		}
