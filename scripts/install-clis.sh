@@ -76,7 +76,7 @@ build_terraform_newest() {
     cp -r "$(go env GOMODCACHE)/github.com/hashicorp/terraform@v$v" "$work"
     chmod -R u+w "$work"
     local nested='github\.com/hashicorp/terraform/internal/(backend/remote-state/(azure|consul|cos|gcs|kubernetes|oci|oss|pg|s3)|legacy)'
-    sed -i -E "/$nested( |$)/d" "$work/go.mod"
+    sed -i -E "\#$nested( |\$)#d" "$work/go.mod"
     sed -i -E '/backend(Azure|Consul|Cos|GCS|Kubernetes|OCI|OSS|Pg|S3)[ .]/d' "$work/internal/backend/init/init.go"
     if grep -qE "$nested" "$work/go.mod" "$work/internal/backend/init/init.go"; then
       echo "install-clis: Terraform $v still names a nested backend module after the edit; the recipe needs updating" >&2

@@ -70,7 +70,7 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"endpoint": schema.StringAttribute{
 				MarkdownDescription: "Base URL of the manager, for example `https://apm.example.com:8443`. May also be set with the `" + engine.EnvEndpoint + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
-				Validators:          []validator.String{notEmpty("endpoint", engine.EnvEndpoint), endpointValidator{}},
+				Validators:          []validator.String{notEmpty("endpoint", engine.EnvEndpoint), endpointValidator()},
 			},
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "API key sent with every request outside `/rest/public`. Prefer the `" + engine.EnvAPIKey + "` environment variable, or pass the key from an `ephemeral` variable: " +
@@ -78,12 +78,12 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"Without a key only `apm_manager_info` and `apm_public_nodes` work; resources then fail at plan.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{notEmpty("api_key", engine.EnvAPIKey), apiKeyValidator{}},
+				Validators: []validator.String{notEmpty("api_key", engine.EnvAPIKey), apiKeyValidator()},
 			},
 			"ca_cert_pem": schema.StringAttribute{
 				MarkdownDescription: "PEM-encoded CA certificate(s) trusted in addition to the system roots when connecting over HTTPS. May also be set with the `" + engine.EnvCACertPEM + "` environment variable; a configured value wins, so it must not be empty.",
 				Optional:            true,
-				Validators:          []validator.String{notEmpty("ca_cert_pem", engine.EnvCACertPEM), caCertValidator{}},
+				Validators:          []validator.String{notEmpty("ca_cert_pem", engine.EnvCACertPEM), caCertValidator()},
 			},
 			"insecure_skip_verify": schema.BoolAttribute{
 				MarkdownDescription: "Skip verification of the manager's TLS certificate. For testing only. Defaults to `false`.",
@@ -92,7 +92,7 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of one HTTP request attempt, as a Go duration from `1s` to `10m` such as `30s` or `2m`. Defaults to `30s`.",
 				Optional:            true,
-				Validators:          []validator.String{engine.DurationValidator{Min: minRequestTimeout, Max: maxRequestTimeout}},
+				Validators:          []validator.String{engine.DurationValidator(minRequestTimeout, maxRequestTimeout)},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a failed request is retried, from `0` (never) to `20`. Which failures are retried, and how long the provider waits between attempts, " +
@@ -116,7 +116,7 @@ func (p *apmProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				MarkdownDescription: "IANA name of the manager's time zone, such as `Europe/Berlin`. The manager's times carry no zone (they are its local wall clock): " +
 					"data sources give each one as the manager does and also in RFC 3339 read in this zone, and count the days until a license expires from today in it. Defaults to `" + defaultTimeZone + "`.",
 				Optional:   true,
-				Validators: []validator.String{timeZoneValidator{}},
+				Validators: []validator.String{timeZoneValidator()},
 			},
 		},
 	}

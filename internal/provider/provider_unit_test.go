@@ -81,7 +81,7 @@ func TestUnknownSettingsAreListed(t *testing.T) {
 }
 
 func TestValidators(t *testing.T) {
-	ip := ipAddressValidator{}
+	ip := ipAddressValidator()
 	for value, ok := range map[string]bool{
 		"10.0.0.1": true, "::1": true, "fe80::1": true, "2001:db8::7": true,
 		"300.1.1.1": false, "host": false, "": false, "fe80::1%eth0": false, "0.0.0.0": false, "::": false,
@@ -93,7 +93,7 @@ func TestValidators(t *testing.T) {
 			t.Errorf("host_ip %q: error=%v, want valid=%v", value, resp.Diagnostics.HasError(), ok)
 		}
 	}
-	d := engine.DurationValidator{Min: minRequestTimeout, Max: maxRequestTimeout}
+	d := engine.DurationValidator(minRequestTimeout, maxRequestTimeout)
 	for value, ok := range map[string]bool{"30s": true, "1m30s": true, "1s": true, "10m": true, "0s": false, "-1s": false, "30": false, "1ns": false, "999ms": false, "10m1s": false} {
 		resp := &validator.StringResponse{}
 		d.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("request_timeout"), ConfigValue: types.StringValue(value)}, resp)
@@ -189,7 +189,7 @@ func TestEndpointDiagnosticsNeverEchoTheEndpoint(t *testing.T) {
 		t.Setenv(engine.EnvEndpoint, raw)
 		_, diags := (&apmProvider{}).clientConfig(providerModel{})
 		resp := &validator.StringResponse{}
-		endpointValidator{}.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("endpoint"), ConfigValue: types.StringValue(raw)}, resp)
+		endpointValidator().ValidateString(context.Background(), validator.StringRequest{Path: path.Root("endpoint"), ConfigValue: types.StringValue(raw)}, resp)
 		diags.Append(resp.Diagnostics...)
 		if !diags.HasError() {
 			t.Errorf("%q accepted", raw)

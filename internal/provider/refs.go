@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
@@ -45,23 +47,15 @@ func (m *conn) resolveUnderSystem(ctx context.Context, ref string) (string, erro
 
 // nodeRefValidator checks the shape of a node id, so that a node's name or its node_id
 // (the manager's nodeId) fails at plan with the way out.
-type nodeRefValidator struct{}
-
-func (nodeRefValidator) Description(context.Context) string {
-	return "must be a node's id, <system_id>/<node>"
-}
-
-func (v nodeRefValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (nodeRefValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, ok := splitNodeRef(req.ConfigValue.ValueString()); !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid node reference", fmt.Sprintf(
+func nodeRefValidator() validator.String {
+	return engine.StringCheck("must be a node's id, <system_id>/<node>", func(attr path.Path, raw string) (string, string) {
+		if _, _, ok := splitNodeRef(raw); ok {
+			return "", ""
+		}
+		return "Invalid node reference", fmt.Sprintf(
 			"%s must be the id of a node, <system_id>/<node>, such as apm_node.example.id; got %q. "+
-				"(apm_node's node_id attribute is the manager's nodeId, which is not it.)", req.Path, req.ConfigValue.ValueString()))
-	}
+				"(apm_node's node_id attribute is the manager's nodeId, which is not it.)", attr, raw)
+	})
 }
 
 // serverRefPart is the import ID part of a reference to a server, <system>/<node>/<server_id>,
@@ -123,47 +117,27 @@ func (m *conn) systemID(ctx context.Context, name string) (string, error) {
 
 // serverRefValidator checks the shape of a server id, so that a server_id (the
 // manager's serverId) given where the server's id belongs fails at plan.
-type serverRefValidator struct{ kind string }
-
-func (v serverRefValidator) Description(context.Context) string {
-	return fmt.Sprintf("must be the id of an apm_%s_server, <system_id>/<node>/<server_id>", v.kind)
-}
-
-func (v serverRefValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v serverRefValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, ok := splitServerRef(req.ConfigValue.ValueString()); !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid server reference", fmt.Sprintf(
+func serverRefValidator(kind string) validator.String {
+	return engine.StringCheck(fmt.Sprintf("must be the id of an apm_%s_server, <system_id>/<node>/<server_id>", kind), func(attr path.Path, raw string) (string, string) {
+		if _, _, ok := splitServerRef(raw); ok {
+			return "", ""
+		}
+		return "Invalid server reference", fmt.Sprintf(
 			"%s must be the id of a server, <system_id>/<node>/<server_id>, such as apm_%s_server.example.id; got %q. "+
-				"(The server_id attribute of apm_%s_server is the manager's serverId, which is not it.)", req.Path, v.kind, req.ConfigValue.ValueString(), v.kind))
-	}
+				"(The server_id attribute of apm_%s_server is the manager's serverId, which is not it.)", attr, kind, raw, kind)
+	})
 }
 
 // systemRefValidator refuses, at validate, a node's id (<system_id>/<node>) where a
 // system's id goes: a system id has no "/", and the plan-time look-up would only say
 // that no system has it.
-type systemRefValidator struct{}
-
-func (systemRefValidator) Description(context.Context) string {
-	return "must be a system's id, such as apm_system.example.id"
-}
-
-func (v systemRefValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v systemRefValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if raw := req.ConfigValue.ValueString(); strings.Contains(raw, "/") {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid system reference", fmt.Sprintf(
-			"Attribute %s %s, got: %q, which has the form of a node's id (<system_id>/<node>). Refer to the system, as in apm_system.example.id.",
-			req.Path, v.Description(ctx), raw))
-	}
+func systemRefValidator() validator.String {
+	const rule = "must be a system's id, such as apm_system.example.id"
+	return engine.StringCheck(rule, func(attr path.Path, raw string) (string, string) {
+		if !strings.Contains(raw, "/") {
+			return "", ""
+		}
+		return "Invalid system reference", fmt.Sprintf(
+			"Attribute %s %s, got: %q, which has the form of a node's id (<system_id>/<node>). Refer to the system, as in apm_system.example.id.", attr, rule, raw)
+	})
 }

@@ -96,7 +96,7 @@ func (k *serverKind) powerAction(op serverOperation) actionType {
 // serverActionTarget is the server_id argument of the actions on a server of kind k.
 func serverActionTarget(k *serverKind) engine.Field[engine.Attrs] {
 	return engine.InputField[engine.Attrs]("server_id", fmt.Sprintf("The `id` of the %s, such as `apm_%s.example.id` (`<system_id>/<node>/<server_id>`).", k.label, k.name),
-		tftypes.String).Validate(serverRefValidator{kind: string(k.kind)})
+		tftypes.String).Validate(serverRefValidator(string(k.kind)))
 }
 
 // named describes the server of kind k whose id is ref in diagnostics.

@@ -91,7 +91,7 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 		engine.StringField("id", "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
 			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }).DerivedFrom(engine.Joined("node_id", "server_id")),
 		engine.StringField("node_id", "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
-			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).Replacing().Validate(nodeRefValidator{}),
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).Replacing().Validate(nodeRefValidator()),
 		engine.StringField("system_name", "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).In(engine.Observed),
 		engine.StringField("node_name", "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).In(engine.Observed),
 		engine.StringField("server_id", "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",

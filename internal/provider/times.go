@@ -37,47 +37,30 @@ func loadTimeZone(name string) (*time.Location, error) {
 }
 
 // timeZoneValidator accepts IANA time zone names.
-type timeZoneValidator struct{}
-
-func (timeZoneValidator) Description(context.Context) string {
-	return "must be an IANA time zone name such as Europe/Berlin or UTC"
-}
-
-func (v timeZoneValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (timeZoneValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := loadTimeZone(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid time zone", err.Error())
-	}
+func timeZoneValidator() validator.String {
+	return engine.StringCheck("must be an IANA time zone name such as Europe/Berlin or UTC", func(_ path.Path, raw string) (string, string) {
+		if _, err := loadTimeZone(raw); err != nil {
+			return "Invalid time zone", err.Error()
+		}
+		return "", ""
+	})
 }
 
 // layoutValidator accepts a string in a Go time layout, with the human spelling of the
 // layout for messages.
-type layoutValidator struct{ layout, human string }
-
-func (v layoutValidator) Description(context.Context) string {
-	return "must be a valid " + v.human + " value"
-}
-
-func (v layoutValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v layoutValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	if _, err := time.Parse(v.layout, s); err != nil || len(s) != len(v.layout) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+v.human+" value",
-			fmt.Sprintf("%q is not a valid %s value, for example %s.", s, v.human, time.Date(2024, 3, 31, 13, 45, 0, 0, time.UTC).Format(v.layout)))
-	}
+func layoutValidator(layout, human string) validator.String {
+	return engine.StringCheck("must be a valid "+human+" value", func(_ path.Path, s string) (string, string) {
+		if _, err := time.Parse(layout, s); err == nil && len(s) == len(layout) {
+			return "", ""
+		}
+		return "Invalid " + human + " value",
+			fmt.Sprintf("%q is not a valid %s value, for example %s.", s, human, time.Date(2024, 3, 31, 13, 45, 0, 0, time.UTC).Format(layout))
+	})
 }
 
 var (
-	queryDateRule = layoutValidator{layout: apm.LayoutQueryDate, human: "yyyyMMdd"}
-	compactRule   = layoutValidator{layout: apm.LayoutCompact, human: "yyyyMMddHHmmss"}
+	queryDateRule = layoutValidator(apm.LayoutQueryDate, "yyyyMMdd")
+	compactRule   = layoutValidator(apm.LayoutCompact, "yyyyMMddHHmmss")
 )
 
 // wallClock reads a manager's time value (its wall clock, no zone); zero when s is empty.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -47,7 +48,7 @@ func (u *userObject) rolesOf() []userRoleItem {
 var userPassword = engine.Secret{
 	Name: "password", Title: "password", What: "the user's password",
 	Change: "Changing it sets the new password in place.",
-	Rules:  []validator.String{passwordPolicyValidator{}},
+	Rules:  []validator.String{passwordPolicyValidator()},
 }
 
 var userFields = append([]engine.Field[userObject]{
@@ -106,25 +107,16 @@ func readUser(ctx context.Context, m *conn, a engine.Attrs) (*userObject, error)
 // characters, at least one letter, one digit and one special character (anything but a
 // letter, a digit or white space), no control characters. Its message lists everything
 // missing, and never the value.
-type passwordPolicyValidator struct{}
-
-func (passwordPolicyValidator) Description(context.Context) string {
-	return "must have 8 to 128 characters with at least one letter, one digit and one special character, and no control characters"
-}
-
-func (v passwordPolicyValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (passwordPolicyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if problem := passwordProblem(req.ConfigValue.ValueString()); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Password does not meet the manager's policy",
-			fmt.Sprintf("%s %s (the value is not shown here). The manager requires 8 to 128 characters with at least one letter, one digit "+
-				"and one special character.", req.Path, problem))
-	}
+func passwordPolicyValidator() validator.String {
+	return engine.StringCheck("must have 8 to 128 characters with at least one letter, one digit and one special character, and no control characters",
+		func(attr path.Path, pw string) (string, string) {
+			if problem := passwordProblem(pw); problem != "" {
+				return "Password does not meet the manager's policy",
+					fmt.Sprintf("%s %s (the value is not shown here). The manager requires 8 to 128 characters with at least one letter, one digit "+
+						"and one special character.", attr, problem)
+			}
+			return "", ""
+		})
 }
 
 // passwordProblem says what the password lacks, as the manager words it, or "" when it

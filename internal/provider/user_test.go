@@ -227,7 +227,7 @@ func TestPasswordPolicyNeverQuotesTheValue(t *testing.T) {
 		{strings.Repeat("aB3!", 33), "must be at most 128 characters long"},
 	} {
 		var resp validator.StringResponse
-		passwordPolicyValidator{}.ValidateString(context.Background(),
+		passwordPolicyValidator().ValidateString(context.Background(),
 			validator.StringRequest{Path: path.Root("password"), ConfigValue: types.StringValue(tc.value)}, &resp)
 		if tc.want == "" {
 			if resp.Diagnostics.HasError() {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/netip"
@@ -11,9 +10,11 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Naming rules of the manager (api/decisions.md), checked at plan time so that bad input never
@@ -43,26 +44,15 @@ func portValidators() []validator.Int64 {
 // ipAddressValidator accepts the IPv4 or IPv6 address of a host: no interface zone (it
 // means nothing to the manager, which reaches the agent from elsewhere), and no
 // unspecified, multicast or broadcast address, none of which names one host.
-type ipAddressValidator struct{}
-
-func (ipAddressValidator) Description(context.Context) string {
-	return "value must be the IPv4 or IPv6 address of a host, such as 10.0.0.11, without an interface zone; " +
-		"unspecified (0.0.0.0, ::), multicast and broadcast addresses are not allowed"
-}
-
-func (v ipAddressValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v ipAddressValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
-	if problem := hostAddressProblem(raw); problem != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP address",
-			fmt.Sprintf("Attribute %s value must be an IPv4 or IPv6 address of one host, such as 10.0.0.11; got: %q, which is %s.", req.Path, raw, problem))
-	}
+func ipAddressValidator() validator.String {
+	return engine.StringCheck("value must be the IPv4 or IPv6 address of a host, such as 10.0.0.11, without an interface zone; "+
+		"unspecified (0.0.0.0, ::), multicast and broadcast addresses are not allowed",
+		func(attr path.Path, raw string) (string, string) {
+			if problem := hostAddressProblem(raw); problem != "" {
+				return "Invalid IP address", fmt.Sprintf("Attribute %s value must be an IPv4 or IPv6 address of one host, such as 10.0.0.11; got: %q, which is %s.", attr, raw, problem)
+			}
+			return "", ""
+		})
 }
 
 // hostAddressProblem says what is wrong with raw as a host's address, "" when nothing.
@@ -93,23 +83,14 @@ const (
 // notEmpty refuses a provider argument set to "": a configured argument wins over its
 // environment variable, so an empty one would silently mean "no value" rather than
 // falling back, which is never what the user meant.
-func notEmpty(name, env string) validator.String { return notEmptyValidator{name: name, env: env} }
-
-type notEmptyValidator struct{ name, env string }
-
-func (v notEmptyValidator) Description(context.Context) string {
-	return "value must not be empty; leave the argument out to use " + v.env
-}
-
-func (v notEmptyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v notEmptyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) != "" {
-		return
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Empty "+v.name,
-		fmt.Sprintf("The %s argument is set to an empty string. A configured argument wins over the %s environment variable, so the provider would have no value. "+
-			"Remove the argument to use %s, or set it to a value.", v.name, v.env, v.env))
+func notEmpty(name, env string) validator.String {
+	return engine.StringCheck("value must not be empty; leave the argument out to use "+env, func(_ path.Path, raw string) (string, string) {
+		if strings.TrimSpace(raw) != "" {
+			return "", ""
+		}
+		return "Empty " + name, fmt.Sprintf("The %s argument is set to an empty string. A configured argument wins over the %s environment variable, so the provider would have no value. "+
+			"Remove the argument to use %s, or set it to a value.", name, env, env)
+	})
 }
 
 // sameIP reports whether two spellings name the same address ("::1" and "0:0::1"), so
@@ -122,21 +103,13 @@ func sameIP(a, b string) bool {
 
 // endpointValidator refuses an endpoint the client could not use, at validate rather
 // than when the provider starts. A value from APM_ENDPOINT is checked at configure.
-type endpointValidator struct{}
-
-func (endpointValidator) Description(context.Context) string {
-	return "value must be the manager's base URL with its scheme, such as https://apm.example.com:8443"
-}
-
-func (v endpointValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v endpointValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
-		return // empty: notEmpty reports it
-	}
-	if summary, detail := endpointProblem(req.ConfigValue.ValueString()); summary != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, summary, detail)
-	}
+func endpointValidator() validator.String {
+	return engine.StringCheck("value must be the manager's base URL with its scheme, such as https://apm.example.com:8443", func(_ path.Path, raw string) (string, string) {
+		if strings.TrimSpace(raw) == "" {
+			return "", "" // notEmpty reports it
+		}
+		return endpointProblem(raw)
+	})
 }
 
 // endpointProblem says what is wrong with an endpoint, as a diagnostic's summary and
@@ -154,42 +127,28 @@ func endpointProblem(raw string) (summary, detail string) {
 }
 
 // caCertValidator refuses CA certificates that do not parse, at validate.
-type caCertValidator struct{}
-
-func (caCertValidator) Description(context.Context) string {
-	return "value must be one or more PEM-encoded CA certificates"
-}
-
-func (v caCertValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v caCertValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
-		return
-	}
-	if err := apm.CheckCACertPEM(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid ca_cert_pem", err.Error()+". Give the CA certificate(s) in PEM form, for example file(\"ca.pem\").")
-	}
+func caCertValidator() validator.String {
+	return engine.StringCheck("value must be one or more PEM-encoded CA certificates", func(_ path.Path, raw string) (string, string) {
+		if strings.TrimSpace(raw) == "" {
+			return "", "" // notEmpty reports it
+		}
+		if err := apm.CheckCACertPEM(raw); err != nil {
+			return "Invalid ca_cert_pem", err.Error() + ". Give the CA certificate(s) in PEM form, for example file(\"ca.pem\")."
+		}
+		return "", ""
+	})
 }
 
 // apiKeyValidator refuses a key with white space around it: file() keeps a file's final
 // newline, and the manager would then reject the key as invalid, far from the cause.
-type apiKeyValidator struct{}
-
-func (apiKeyValidator) Description(context.Context) string {
-	return "value must not start or end with white space"
-}
-
-func (v apiKeyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v apiKeyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	key := req.ConfigValue.ValueString()
-	if strings.TrimSpace(key) != "" && strings.TrimSpace(key) != key {
-		resp.Diagnostics.AddAttributeError(req.Path, "API key with white space around it",
-			"The api_key value starts or ends with white space (a key read with file() keeps the file's final newline), which the manager would reject. Use trimspace(file(...)).")
-	}
+func apiKeyValidator() validator.String {
+	return engine.StringCheck("value must not start or end with white space", func(_ path.Path, key string) (string, string) {
+		if trimmed := strings.TrimSpace(key); trimmed == "" || trimmed == key {
+			return "", ""
+		}
+		return "API key with white space around it",
+			"The api_key value starts or ends with white space (a key read with file() keeps the file's final newline), which the manager would reject. Use trimspace(file(...))."
+	})
 }
 
 // absolutePathValidator accepts an absolute path.
@@ -199,34 +158,25 @@ func absolutePathValidator() validator.String {
 
 // hostValidators accept a host name or an IP address.
 func hostValidators() []validator.String {
-	return []validator.String{stringvalidator.LengthBetween(1, 253), hostValidator{}}
+	return []validator.String{stringvalidator.LengthBetween(1, 253), hostValidator()}
 }
 
 // hostNamePattern is a DNS name or an IPv4 address: letters, digits, '.', '-' and '_'.
 var hostNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // hostValidator takes a host name or an IP address, and says so when a port came along.
-type hostValidator struct{}
-
-func (hostValidator) Description(context.Context) string {
-	return "must be a host name or an IP address, without a port"
-}
-
-func (v hostValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v hostValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
-	if _, err := netip.ParseAddr(raw); err == nil || hostNamePattern.MatchString(raw) {
-		return
-	}
-	detail := fmt.Sprintf("Attribute %s %s, got: %q.", req.Path, v.Description(ctx), raw)
-	if host, port, err := net.SplitHostPort(raw); err == nil {
-		detail += fmt.Sprintf(" Give the host alone (%q) and the port in its own attribute (%s).", host, port)
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid host", detail)
+func hostValidator() validator.String {
+	const rule = "must be a host name or an IP address, without a port"
+	return engine.StringCheck(rule, func(attr path.Path, raw string) (string, string) {
+		if _, err := netip.ParseAddr(raw); err == nil || hostNamePattern.MatchString(raw) {
+			return "", ""
+		}
+		detail := fmt.Sprintf("Attribute %s %s, got: %q.", attr, rule, raw)
+		if host, port, err := net.SplitHostPort(raw); err == nil {
+			detail += fmt.Sprintf(" Give the host alone (%q) and the port in its own attribute (%s).", host, port)
+		}
+		return "Invalid host", detail
+	})
 }
 
 // adminIDPattern is the manager's rule for usrId and authId.

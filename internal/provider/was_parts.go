@@ -19,7 +19,7 @@ import (
 func wasServerRefField[T any](get func(*T) string) engine.Field[T] {
 	return engine.StringField("was_server_id", "The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed.", get).
-		Replacing().Validate(serverRefValidator{kind: "was"})
+		Replacing().Validate(serverRefValidator("was"))
 }
 
 // wasPartServer describes the server of a part in diagnostics: `WAS server "was-1" on
@@ -46,7 +46,7 @@ func noUpdate(context.Context, *conn, engine.Attrs, engine.Attrs) error { return
 // wasServerFilter is the argument of the data sources that list a part of one WAS server.
 func wasServerFilter(parts string) map[string]dschema.Attribute {
 	return map[string]dschema.Attribute{"was_server_id": requiredString(fmt.Sprintf("The `id` of the WAS server whose %s to list, such as `apm_was_server.example.id` "+
-		"or the `id` of an item of `apm_was_servers` (`<system_id>/<node>/<server_id>`).", parts), serverRefValidator{kind: "was"})}
+		"or the `id` of an item of `apm_was_servers` (`<system_id>/<node>/<server_id>`).", parts), serverRefValidator("was"))}
 }
 
 // notReportedError says that a server's detail leaves out the parts a data source lists

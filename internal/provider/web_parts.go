@@ -34,7 +34,7 @@ type webPart struct {
 func webServerRefField(noun string) engine.Field[webPart] {
 	return engine.StringField("web_server_id", fmt.Sprintf("The `id` of the web server, such as `apm_web_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed. Moving the %s to another web server replaces it.", noun),
-		func(p *webPart) string { return p.ServerID }).Replacing().Validate(serverRefValidator{kind: "web"})
+		func(p *webPart) string { return p.ServerID }).Replacing().Validate(serverRefValidator("web"))
 }
 
 // webPartIDField is the id of a part: its web server's id.
@@ -76,7 +76,7 @@ func readWebPart(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error)
 // webServerFilter is the argument of the data sources that list a part of one web server.
 func webServerFilter(part string) map[string]dschema.Attribute {
 	return map[string]dschema.Attribute{"web_server_id": requiredString(fmt.Sprintf("The `id` of the web server whose %s to list, such as `apm_web_server.example.id` "+
-		"or the `id` of an item of `apm_web_servers` (`<system_id>/<node>/<server_id>`).", part), serverRefValidator{kind: "web"})}
+		"or the `id` of an item of `apm_web_servers` (`<system_id>/<node>/<server_id>`).", part), serverRefValidator("web"))}
 }
 
 // webPartList is how the list of one part of a web server reads it: what the read finds

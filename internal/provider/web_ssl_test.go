@@ -249,7 +249,7 @@ func TestWebSSLPEMValidatorNeverQuotesTheValue(t *testing.T) {
 		{"PRIVATE KEY", "no PEM at all", false},
 	} {
 		var resp validator.StringResponse
-		pemValidator{kind: tc.kind}.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("x"), ConfigValue: types.StringValue(tc.value)}, &resp)
+		pemValidator(tc.kind).ValidateString(context.Background(), validator.StringRequest{Path: path.Root("x"), ConfigValue: types.StringValue(tc.value)}, &resp)
 		if resp.Diagnostics.HasError() == tc.ok {
 			t.Errorf("%s with %.30q: error %v, want %v", tc.kind, tc.value, resp.Diagnostics.HasError(), !tc.ok)
 		}

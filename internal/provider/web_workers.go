@@ -88,7 +88,7 @@ var webWorkersFields = []engine.Field[webPart]{
 				Validators: []validator.Int64{int64validator.Between(1, 100)},
 			},
 		}},
-		Validators: []validator.Map{mapvalidator.KeysAre(serverRefValidator{kind: "was"})},
+		Validators: []validator.Map{mapvalidator.KeysAre(serverRefValidator("was"))},
 	}, webWorkerMapType, func(p *webPart) tftypes.Value { return webWorkersValue(p.Workers) }).
 		ReportedWhen(func(p *webPart) bool { return p.workersReported }).WithDataAttribute(webWorkersDataAttribute),
 }

@@ -90,7 +90,7 @@ func (a *Action[C]) Schema(_ context.Context, _ action.SchemaRequest, resp *acti
 				"When it runs out, the action fails saying what it was waiting for and the last state it saw; invoked again, it carries on from there. Defaults to `%s`.",
 				FormatDuration(minActionTimeout), FormatDuration(maxActionTimeout), FormatDuration(a.Type.Timeout)),
 			Optional:   true,
-			Validators: []validator.String{DurationValidator{Min: minActionTimeout, Max: maxActionTimeout}},
+			Validators: []validator.String{DurationValidator(minActionTimeout, maxActionTimeout)},
 		}
 	}
 	resp.Schema = aschema.Schema{MarkdownDescription: a.Type.Description, Attributes: attributes}

@@ -59,4 +59,10 @@
 // examples/actions/apm_<name>/action.tf, its case in the actions' tests (actions_test.go:
 // actionArgs, actionEffects) and an acceptance configuration that declares it; `make
 // generate` writes docs/actions/.
+//
+// # Validating a string
+//
+// A rule of the framework-validators (stringvalidator) where one fits; otherwise
+// StringCheck(description, check): check receives known values only and returns a summary
+// and a detail naming the attribute and what is allowed ("" when the value is fine).
 package engine
