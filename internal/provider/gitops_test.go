@@ -15,7 +15,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
-// The exit statuses of scripts/drift-check.sh (docs/guides/gitops.md).
+// The exit statuses of cmd/drift-check (docs/guides/gitops.md).
 const (
 	driftNone   = 0
 	driftError  = 1
@@ -33,10 +33,11 @@ type gitopsRun struct {
 // built provider (through dev_overrides, as a user's CI would run a released one) and the
 // connection settings in the environment, as the guide tells users to give them.
 type gitopsWorkspace struct {
-	t    *testing.T
-	dir  string
-	root string   // the repository, for scripts/drift-check.sh
-	env  []string // without the API key, which each run adds
+	t          *testing.T
+	dir        string
+	root       string   // the repository
+	driftCheck string   // cmd/drift-check, built
+	env        []string // without the API key, which each run adds
 }
 
 // run runs name (the CLI or a script) in the workspace with key as APM_API_KEY.
@@ -57,13 +58,13 @@ func (w *gitopsWorkspace) runWith(env []string, name string, args ...string) git
 	return gitopsRun{out: out, status: status}
 }
 
-// driftCheck runs the guide's script with a read-only key, as the nightly job does.
-func (w *gitopsWorkspace) driftCheck(key string, args ...string) gitopsRun {
+// check runs the guide's drift-check with a read-only key, as the nightly job does.
+func (w *gitopsWorkspace) check(key string, args ...string) gitopsRun {
 	w.t.Helper()
-	return w.run(key, filepath.Join(w.root, "scripts", "drift-check.sh"), args...)
+	return w.run(key, w.driftCheck, args...)
 }
 
-// newGitopsWorkspace builds the provider and writes the configuration: examples/checks (the
+// newGitopsWorkspace builds the provider and cmd/drift-check and writes the configuration: examples/checks (the
 // health checks of the guide "Health checks in the plan review") and testdata/gitops/shop.tf.
 func newGitopsWorkspace(t *testing.T, cli, endpoint string) *gitopsWorkspace {
 	t.Helper()
@@ -71,11 +72,13 @@ func newGitopsWorkspace(t *testing.T, cli, endpoint string) *gitopsWorkspace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	providerDir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(providerDir, "terraform-provider-apm"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
+	providerDir, toolDir := t.TempDir(), t.TempDir()
+	for pkg, out := range map[string]string{".": filepath.Join(providerDir, "terraform-provider-apm"), "./cmd/drift-check": filepath.Join(toolDir, "drift-check")} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Dir = root
+		if msg, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", pkg, err, msg)
+		}
 	}
 	// The examples name the provider apmplatform/apm, which each CLI looks up on its own registry.
 	rc := filepath.Join(t.TempDir(), "cli.tfrc")
@@ -87,7 +90,7 @@ func newGitopsWorkspace(t *testing.T, cli, endpoint string) *gitopsWorkspace {
   direct {}
 }
 `)
-	w := &gitopsWorkspace{t: t, root: root, env: clitest.ChildEnv(os.Environ(),
+	w := &gitopsWorkspace{t: t, root: root, driftCheck: filepath.Join(toolDir, "drift-check"), env: clitest.ChildEnv(os.Environ(),
 		"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE="+rc, "APM_ENDPOINT="+endpoint, "DRIFT_CHECK_CLI="+cli)}
 	examples, err := filepath.Glob(filepath.Join(root, "examples", "checks", "*.tf"))
 	if err != nil || len(examples) == 0 {
@@ -116,7 +119,7 @@ func (w *gitopsWorkspace) another(t *testing.T, files map[string]string) *gitops
 	return &other
 }
 
-// The nightly drift job of docs/guides/gitops.md on a real CLI: scripts/drift-check.sh exits
+// The nightly drift job of docs/guides/gitops.md on a real CLI: cmd/drift-check exits
 // 0 after a clean apply, 3 (and names the check) when only a health check fails, and 2 (and
 // names the resource and the attribute) when a server was stopped outside Terraform, all
 // with a read-only key, whatever the CLI's own -detailed-exitcode says. Along the way: the
@@ -140,9 +143,9 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	}
 	expect := func(when string, r gitopsRun, status int, fragments ...string) {
 		t.Helper()
-		t.Logf("%s, %s: drift-check.sh exits %d", version, when, r.status)
+		t.Logf("%s, %s: drift-check exits %d", version, when, r.status)
 		if r.status != status {
-			t.Errorf("%s: drift-check.sh exited %d, want %d:\n%s", when, r.status, status, r.out)
+			t.Errorf("%s: drift-check exited %d, want %d:\n%s", when, r.status, status, r.out)
 			return
 		}
 		if !errorMatching(fragments...).MatchString(r.out) {
@@ -161,7 +164,7 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	if planFileHolds(t, filepath.Join(w.dir, "pr.tfplan"), viewer) {
 		t.Error("the saved plan holds the API key given in APM_API_KEY")
 	}
-	expect("the pull request's plan", w.driftCheck(viewer, "--plan", "pr.tfplan"), driftFound, "Apply would change",
+	expect("the pull request's plan", w.check(viewer, "--plan", "pr.tfplan"), driftFound, "Apply would change",
 		"apm_node.app\n to be created", "apm_system.shop\n to be created", "apm_was_server.app\n to be created",
 		"drift-check: the plan changes the manager")
 	// The merge job: the reviewed plan, applied with the key that may write.
@@ -170,15 +173,15 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	}
 
 	exitCodes("after a clean apply")
-	expect("after a clean apply", w.driftCheck(viewer, healthy...), driftNone, "drift-check: no drift, every check passes")
-	expect("with a license expiring within 30 days", w.driftCheck(viewer), driftHealth,
+	expect("after a clean apply", w.check(viewer, healthy...), driftNone, "drift-check: no drift, every check passes")
+	expect("with a license expiring within 30 days", w.check(viewer), driftHealth,
 		"Failing checks:", "check.licenses_valid_for_30_days", "Licenses expiring within 30 days: app-01 (Standard, 20 days).",
 		"drift-check: no drift, but a health check fails")
 
 	was := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: "shop"}
 	env.must(env.admin.StopServer(env.ctx(), was, true))
 	exitCodes("with a server stopped outside Terraform")
-	stopped := w.driftCheck(viewer, healthy...)
+	stopped := w.check(viewer, healthy...)
 	expect("with a server stopped outside Terraform", stopped, driftFound,
 		"Changed outside Terraform", "apm_was_server.app", `state: "running" -> "stopped"`,
 		"Apply would change", "apm_was_server.app (update)", `state: "stopped" -> "running"`,
@@ -197,7 +200,7 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	if r := w.run(admin, cli, append([]string{"apply", "-input=false", "-no-color", "-auto-approve"}, healthy...)...); r.status != 0 {
 		t.Fatalf("the repair failed:\n%s", r.out)
 	}
-	expect("after the repair", w.driftCheck(viewer, healthy...), driftNone, "drift-check: no drift")
+	expect("after the repair", w.check(viewer, healthy...), driftNone, "drift-check: no drift")
 
 	// The guide's way to give the key from Terraform keeps it out of the saved plan; the
 	// sensitive variable it warns against does not.
@@ -226,7 +229,7 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	// A manager that cannot be reached is an error, not "no drift".
 	down := *w
 	down.env = append(slices.Clone(w.env), "APM_ENDPOINT="+closedEndpoint(t))
-	expect("with the manager unreachable", down.driftCheck(viewer, healthy...), driftError, "nothing accepts connections", "plan failed")
+	expect("with the manager unreachable", down.check(viewer, healthy...), driftError, "nothing accepts connections", "plan failed")
 }
 
 // planFileHolds reports whether any file inside a saved plan contains secret.
@@ -266,115 +269,4 @@ func supportsEphemeralVariables(version string) bool {
 		since = 11
 	}
 	return major > 1 || major == 1 && minor >= since
-}
-
-// fakeCLI is a stand-in for terraform: `plan` succeeds (or exits with $FAKE_PLAN_STATUS) and
-// `show -json` prints $FAKE_PLAN_JSON, so that the script's reading of a plan is tested on
-// plans no CLI run here produces.
-const fakeCLI = `#!/bin/sh
-case "$1" in
-  plan) echo "planned" ; exit "${FAKE_PLAN_STATUS:-0}" ;;
-  show) cat "$FAKE_PLAN_JSON" ;;
-  version) echo "Terraform v0.0.0-fake" ;;
-esac
-`
-
-// scripts/drift-check.sh decides from the plan's JSON alone: data source reads, no-op
-// changes, output changes and drift entries whose attributes all match are no drift;
-// drift and changes name each attribute and hide sensitive values; a failing or erroring
-// check is exit status 3 unless there is drift.
-func TestDriftCheck_readsThePlanJSON(t *testing.T) {
-	root, err := clitest.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cli := filepath.Join(dir, "terraform")
-	if err := os.WriteFile(cli, []byte(fakeCLI), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	clitest.MustWrite(t, filepath.Join(dir, "fake.tfplan"), "a saved plan")
-	const (
-		quiet = `"resource_changes":[` +
-			`{"address":"apm_system.shop","mode":"managed","change":{"actions":["no-op"],"before":{"name":"shop","n":7730},"after":{"name":"shop","n":7730}}},` +
-			`{"address":"data.apm_nodes.all","mode":"data","change":{"actions":["read"],"before":null,"after":{"nodes":[]}}}],` +
-			`"output_changes":{"ids":{"actions":["update"],"before":{},"after":{"a":"b"}}}`
-		// A drift entry whose attributes all match, as a CLI may list after comparing numbers.
-		sameDrift = `"resource_drift":[{"address":"apm_node.app","mode":"managed","change":{"actions":["update"],"before":{"agent_port":7730},"after":{"agent_port":7730}}}]`
-		passes    = `"checks":[{"address":{"kind":"check","name":"ok","to_display":"check.ok"},"status":"pass"},` +
-			`{"address":{"kind":"check","name":"later","to_display":"check.later"},"status":"unknown"}]`
-		fails = `"checks":[{"address":{"kind":"check","name":"licenses","to_display":"check.licenses"},"status":"fail",` +
-			`"instances":[{"address":{"to_display":"check.licenses"},"status":"fail","problems":[{"message":"Expires \u003c 30 days: \"app-01\" (caf\u00e9)."}]}]},` +
-			`{"address":{"kind":"check","name":"broken","to_display":"check.broken"},"status":"error","instances":[]}]`
-		drift = `"resource_drift":[` +
-			`{"address":"apm_user.this[\"ops\"]","mode":"managed","change":{"actions":["update"],` +
-			`"before":{"name":"Ops","password":"old-secret","roles":["a","b"]},"after":{"name":"Ops Team","password":"new-secret","roles":["a"]},` +
-			`"before_sensitive":{"password":true},"after_sensitive":{"password":true}}},` +
-			`{"address":"apm_node.gone","mode":"managed","change":{"actions":["delete"],"before":{"name":"gone"},"after":null}}],` +
-			`"resource_changes":[` +
-			`{"address":"apm_user.this[\"ops\"]","mode":"managed","change":{"actions":["update"],` +
-			`"before":{"name":"Ops Team","password":"new-secret","roles":["a"]},"after":{"name":"Ops","password":"old-secret","roles":["a","b"]},` +
-			`"after_unknown":{},"before_sensitive":{"password":true},"after_sensitive":{"password":true}}},` +
-			`{"address":"apm_node.gone","mode":"managed","change":{"actions":["create"],"before":null,"after":{"name":"gone"},"after_unknown":{"id":true}}},` +
-			`{"address":"apm_was_server.x","mode":"managed","change":{"actions":["delete","create"],"before":{"id":"a","server_type":"Standard"},` +
-			`"after":{"id":null,"server_type":"Enterprise"},"after_unknown":{"id":true}}}]`
-	)
-	plan := func(sections ...string) string {
-		return `{"format_version":"1.2","terraform_version":"1.11.4",` + strings.Join(sections, ",") + `}`
-	}
-	for _, tc := range []struct {
-		name       string
-		args       []string
-		json       string
-		planStatus string
-		status     int
-		want       []string
-		never      []string
-	}{
-		{"clean", nil, plan(quiet, sameDrift, passes), "0", driftNone, []string{"drift-check: no drift, every check passes (Terraform v0.0.0-fake)"},
-			[]string{"apm_", "check."}},
-		{"a check fails", nil, plan(quiet, fails), "0", driftHealth, []string{
-			"Failing checks:", "  check.broken\n      (error, no message)", "  check.licenses\n      Expires < 30 days: \"app-01\" (café).",
-			"drift-check: no drift, but a health check fails"}, []string{"apm_"}},
-		{"drift", nil, plan(drift, fails), "0", driftFound, []string{
-			"Changed outside Terraform (the refresh found these differences from the state):\n" +
-				"  apm_node.gone\n      deleted outside Terraform\n" +
-				"  apm_user.this[\"ops\"]\n      name: \"Ops\" -> \"Ops Team\"\n      password: (sensitive value changed)\n      roles.1: \"b\" -> (none)\n",
-			"Apply would change (the manager differs from the configuration):\n" +
-				"  apm_node.gone\n      to be created\n" +
-				"  apm_user.this[\"ops\"] (update)\n      name: \"Ops Team\" -> \"Ops\"\n      password: (sensitive value changed)\n      roles.1: (none) -> \"b\"\n" +
-				"  apm_was_server.x (replace)\n      id: \"a\" -> (known after apply)\n      server_type: \"Standard\" -> \"Enterprise\"\n",
-			"Failing checks:", "drift-check: DRIFT"}, []string{"secret"}},
-		{"no plan", nil, `{"not":"a plan"}`, "0", driftError, []string{"drift-check: the output of show -json is no plan in JSON"}, nil},
-		{"plan fails", nil, plan(quiet), "1", driftError, []string{"planned", "plan failed"}, nil},
-		{"an exit code asked for", []string{"-detailed-exitcode"}, plan(quiet), "0", driftError, []string{"-detailed-exitcode is the script's own business"}, []string{"planned"}},
-		// A saved plan is only read: the failing plan command is not run.
-		{"saved plan", []string{"--plan", "fake.tfplan"}, plan(quiet, passes), "1", driftNone,
-			[]string{"drift-check: the plan changes nothing, every check passes"}, []string{"planned"}},
-		{"saved plan missing", []string{"--plan", "missing.tfplan"}, plan(quiet), "0", driftError, []string{"no saved plan at missing.tfplan"}, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			planJSON := filepath.Join(t.TempDir(), "plan.json")
-			clitest.MustWrite(t, planJSON, tc.json)
-			ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "drift-check.sh"), tc.args...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "DRIFT_CHECK_CLI="+cli, "FAKE_PLAN_JSON="+planJSON, "FAKE_PLAN_STATUS="+tc.planStatus)
-			out, got := runToEnd(ctx, t, cmd)
-			if got != tc.status {
-				t.Errorf("exit status %d, want %d:\n%s", got, tc.status, out)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("the output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, n := range tc.never {
-				if strings.Contains(out, n) {
-					t.Errorf("the output has %q:\n%s", n, out)
-				}
-			}
-		})
-	}
 }
