@@ -19,7 +19,7 @@ type conn struct {
 	systems *systemDirectory
 	// seats are the load balancers that WAS servers deleted in this run left.
 	seats *seats
-	// balancers orders the writes of each web server's workers (servers.go).
+	// balancers orders the writes of each web server's workers (load_balancers.go).
 	balancers *balancerLocks
 	// zone is the time_zone setting: the manager's times carry none, and are read in it.
 	zone *time.Location

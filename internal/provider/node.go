@@ -11,7 +11,6 @@ import (
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -194,9 +193,4 @@ func listNodes(ctx context.Context, m *conn, config engine.Attrs) ([]nodeObject,
 		return strings.Compare(a.SystemName+"/"+a.NodeName, b.SystemName+"/"+b.NodeName)
 	})
 	return out, nil
-}
-
-// optionalString is a data source filter.
-func optionalString(description string, rules ...validator.String) dschema.Attribute {
-	return dschema.StringAttribute{MarkdownDescription: description, Optional: true, Validators: rules}
 }

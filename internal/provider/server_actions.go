@@ -14,10 +14,11 @@ import (
 
 // The day-two power actions of servers (Terraform 1.14 and later): start, stop and
 // restart, declared once here for the three kinds as the kinds declare their resource
-// once (servers.go). Each brings the server to a running state through converge, the
-// same code as the state attribute of the server resources, so that an action and an
-// apply treat a server alike: a server already there is left alone, a start or stop
-// under way is waited out, and the wait ends at the target state or at the timeout.
+// once (servers.go). Each brings the server to a running state through converge
+// (server_power.go), the same code as the state attribute of the server resources, so that
+// an action and an apply treat a server alike: a server already there is left alone, a
+// start or stop under way is waited out, and the wait ends at the target state or at the
+// timeout.
 
 // serverOperation is one power action, the same for every kind.
 type serverOperation struct {

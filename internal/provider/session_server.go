@@ -7,7 +7,7 @@ import (
 
 // apm_session_server, its data sources apm_session_servers and apm_session_server: a
 // server that keeps the sessions of clustered WAS servers (apm_was_session_cluster). The
-// flow is every kind's (server.go).
+// flow is every kind's (servers.go).
 var sessionServerKind = &serverKind{
 	kind: apm.KindSession, name: "session_server", label: "session server", example: "shop/app-01/session-1",
 	ports: []serverPort{sessionPort},

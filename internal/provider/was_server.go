@@ -8,7 +8,7 @@ import (
 )
 
 // apm_was_server, its data sources apm_was_servers and apm_was_server: a Java application
-// server. The flow is every kind's (server.go); what is the WAS kind's own is here.
+// server. The flow is every kind's (servers.go); what is the WAS kind's own is here.
 var wasServerKind = &serverKind{
 	kind: apm.KindWAS, name: "was_server", label: "WAS server", example: "shop/app-01/was-1",
 	ports: []serverPort{httpPort, ajpPort}, was: true,

@@ -6,7 +6,7 @@ import (
 )
 
 // apm_web_server, its data sources apm_web_servers and apm_web_server: a web server that
-// balances to WAS servers. The flow is every kind's (server.go); its parts are
+// balances to WAS servers. The flow is every kind's (servers.go); its parts are
 // apm_web_workers, apm_web_uri_patterns and apm_web_ssl.
 var webServerKind = &serverKind{
 	kind: apm.KindWeb, name: "web_server", label: "web server", example: "shop/web-01/web-1",

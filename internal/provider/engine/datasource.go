@@ -162,7 +162,7 @@ type engineDataSource[C any] struct {
 	data       *Configured[C]
 	read       func(ctx context.Context, m C, typ tftypes.Object, config Attrs) (tftypes.Value, error)
 	// absent is the state when the object read looks for, or its parent, is gone, with
-	// the id it made up for it, if any (world_moved.go).
+	// the id it made up for it, if any (deleted_outside.go).
 	absent func(typ tftypes.Object, config Attrs) (tftypes.Value, string)
 	// list and imports are a list data source's list attribute and the resource type of
 	// its items (Listing).

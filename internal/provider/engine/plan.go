@@ -55,7 +55,7 @@ type planned struct {
 	inState map[string]bool
 	// creates numbers the plannings of creates, each its own holder.
 	creates int
-	// gone is what the walk found deleted outside Terraform (world_moved.go).
+	// gone is what the walk found deleted outside Terraform (deleted_outside.go).
 	gone goneObjects
 }
 

@@ -19,7 +19,7 @@ import (
 )
 
 // ResourceType declares a managed resource: its fields, its identity and its calls on
-// the manager. The engine (engineResource) owns the flow around the calls: decoding,
+// the manager. The engine (Resource) owns the flow around the calls: decoding,
 // recording a created object before reading it back, 404 on read and delete, 409 on
 // create, waiting out dependants on delete, import, and the wording of diagnostics.
 type ResourceType[T, C any] struct {
@@ -123,22 +123,7 @@ func (r *Resource[T, C]) ConfigValidators(context.Context) []resource.ConfigVali
 	return append([]resource.ConfigValidator{timeoutsValidator{}}, r.Type.Validators...)
 }
 
-// timeoutsValidator refuses, at validate, timeouts that are not positive durations.
-type timeoutsValidator struct{}
-
-func (timeoutsValidator) Description(context.Context) string {
-	return "each of timeouts.create, update and delete must be a positive duration such as 30s or 5m"
-}
-
-func (v timeoutsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (timeoutsValidator) ValidateResource(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	if config, err := AttrsOf(req.Config.Raw); err == nil {
-		checkTimeouts(config, &resp.Diagnostics)
-	}
-}
-
-// engineResource is the one implementation of resource.Resource.
+// Resource is the one implementation of resource.Resource.
 type Resource[T, C any] struct {
 	Type *ResourceType[T, C]
 	data *Configured[C]
@@ -146,27 +131,6 @@ type Resource[T, C any] struct {
 
 func (r *Resource[T, C]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + r.Type.Name
-}
-
-// Default bounds of the operations. A create or update is a few requests with their
-// retries and, when an answer was lost, a look-up: minutes at most unless the manager is
-// down, and then the user should hear of it rather than wait.
-const (
-	defaultCreateTimeout = 5 * time.Minute
-	defaultUpdateTimeout = 5 * time.Minute
-	DefaultDeleteTimeout = 5 * time.Minute
-)
-
-// DefaultTimeouts are the bounds of create, update and delete when timeouts leaves them
-// unset: the operations use them and the schema's descriptions state them. A type's own
-// DeleteTimeout (the wait while the manager refuses) never shortens a delete below the
-// default bound of its requests.
-func (r *Resource[T, C]) DefaultTimeouts() map[string]time.Duration {
-	return map[string]time.Duration{
-		"create": defaultCreateTimeout,
-		"update": defaultUpdateTimeout,
-		"delete": max(r.Type.DeleteTimeout, DefaultDeleteTimeout),
-	}
 }
 
 func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -262,29 +226,6 @@ func (r *Resource[T, C]) planDerived(ctx context.Context, plan Attrs, resp *reso
 		}
 		if value, ok := f.derive(plan); ok {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(f.name), value)...)
-		}
-	}
-}
-
-// checkTimeouts refuses timeouts that are not positive durations; the timeouts module
-// takes any duration, and a negative one would fail every operation at once.
-func checkTimeouts(plan Attrs, diags *diag.Diagnostics) {
-	tv, ok := plan["timeouts"]
-	if !ok || !tv.IsFullyKnown() || tv.IsNull() {
-		return
-	}
-	var ops map[string]tftypes.Value
-	if err := tv.As(&ops); err != nil {
-		return
-	}
-	for op, v := range ops {
-		text, ok := StringOf(v)
-		if !ok {
-			continue
-		}
-		if d, err := time.ParseDuration(text); err != nil || d <= 0 {
-			diags.AddAttributeError(path.Root("timeouts").AtName(op), "Invalid timeout",
-				fmt.Sprintf("timeouts.%s must be a positive duration such as 30s, 5m or 1h30m, got: %q.", op, text))
 		}
 	}
 }
@@ -477,50 +418,6 @@ func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest,
 	resp.State.Raw = Flatten(typ, r.Type.Fields, obj, plan)
 }
 
-func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	m, state, ok := r.begin(req.State.Raw, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", r.DefaultTimeouts()["delete"])
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
-	}
-	if r.Type.BeforeDelete != nil {
-		pctx, cancel := context.WithTimeout(ctx, timeout)
-		err := r.Type.BeforeDelete(pctx, m, state)
-		cancel()
-		if err != nil && !GoneWithParent(err) {
-			resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
-			return
-		}
-	}
-	released, err := r.deleteWaiting(ctx, m, state, timeout, recreating(ctx, req.Private))
-	if err != nil {
-		resp.Diagnostics.Append(callError("delete "+r.Type.Describe(state), err))
-		return
-	}
-	if len(released) > 0 {
-		resp.Diagnostics.Append(releasedWarning(r.Type.Describe(state), released))
-	}
-	if r.Type.DeleteWarning != "" {
-		resp.Diagnostics.AddWarning("Removed "+r.Type.Describe(state)+" from the state only", r.Type.DeleteWarning)
-	}
-	r.data.creating.release(r.claimKey(state))
-}
-
-// describedTimeouts is the timeouts attribute with a description of its own (the module
-// leaves the attribute itself undescribed).
-func describedTimeouts(ctx context.Context, opts timeouts.Opts) rschema.Attribute {
-	a := timeouts.Attributes(ctx, opts)
-	if nested, ok := a.(rschema.SingleNestedAttribute); ok {
-		nested.MarkdownDescription = "Time limits of the operations that wait."
-		return nested
-	}
-	return a
-}
-
 // managedChange reports whether the plan changes a field of the managed resource that
 // the manager holds. An unread input set for the first time after an import (its state
 // is null) is only recorded.
@@ -532,162 +429,6 @@ func (r *Resource[T, C]) managedChange(plan, state Attrs) bool {
 		return true
 	}
 	return false
-}
-
-// timeout is the configured timeouts.<op> of the object (plan or state), else def.
-func (r *Resource[T, C]) timeout(ctx context.Context, raw tftypes.Value, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
-	a, err := AttrsOf(raw)
-	if err != nil {
-		var diags diag.Diagnostics
-		diags.AddError("Invalid request data", err.Error())
-		return 0, diags
-	}
-	tv, ok := a["timeouts"]
-	if !ok || !tv.IsKnown() || tv.IsNull() {
-		return def, nil
-	}
-	var parts map[string]tftypes.Value
-	if err := tv.As(&parts); err != nil {
-		return def, nil //nolint:nilerr // a timeouts value of another shape: the schema's validators report it
-	}
-	text, ok := StringOf(parts[op])
-	if !ok {
-		return def, nil
-	}
-	d, err := time.ParseDuration(text)
-	if err != nil {
-		var diags diag.Diagnostics
-		diags.AddAttributeError(path.Root("timeouts").AtName(op), "Invalid timeout", fmt.Sprintf("timeouts.%s %q is not a duration such as 30s or 5m: %v", op, text, err))
-		return 0, diags
-	}
-	return d, nil
-}
-
-// writeContext is the context of a create or update: bounded by the object's timeouts.<op>
-// (def when unset) and finishing. ok is false when that timeout is invalid.
-func (r *Resource[T, C]) writeContext(ctx context.Context, raw tftypes.Value, op string, def time.Duration, diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
-	bound, d := r.timeout(ctx, raw, op, def)
-	diags.Append(d...)
-	if d.HasError() {
-		return ctx, func() {}, false
-	}
-	wctx, cancel := finishing(ctx, bound)
-	return context.WithValue(wctx, boundKey{}, bound), cancel, true
-}
-
-// boundKey keys the bound of a write's context, for its error text.
-type boundKey struct{}
-
-// finishing is the context of work that must finish once started. Terraform cancels the
-// request's context on Ctrl-C; a write already on the wire would then end with an
-// unknown outcome and its object go unrecorded. So a write ignores that cancellation and
-// ends only at its own bound, and the CLI, which waits for operations in flight, records
-// the result.
-func finishing(ctx context.Context, bound time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), bound)
-}
-
-// deleteCallBound bounds one delete call with its retries once sent.
-const deleteCallBound = 2 * time.Minute
-
-// deleteWaiting deletes, and while the manager answers 409 (objects that depend on this
-// one are still going away, typically deleted by the same apply in parallel) tries again
-// until the timeout. The error then names what still holds the object. The delete of a
-// replacement under the same identity (recreating) first sets the holders aside, and
-// puts them back when the delete fails anyway; released names what a successful one set
-// aside.
-func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, timeout time.Duration, recreating bool) (released []string, err error) {
-	const deleted, blocked = "deleted", "blocked by dependent objects"
-	var lastConflict error
-	canRelease, setAside := recreating && r.Type.SetAside != nil, false
-	wait := apm.Poll[struct{}]{
-		What:    r.Type.Describe(state),
-		Pending: []string{blocked},
-		Target:  []string{deleted},
-		Timeout: timeout,
-		Refresh: func(ctx context.Context) (struct{}, string, error) {
-			// Waiting stops when the run is interrupted; a delete already sent finishes.
-			callCtx, cancel := finishing(ctx, deleteCallBound)
-			defer cancel()
-			err := r.Type.Delete(callCtx, m, state)
-			if canRelease && !setAside && apm.IsConflict(err) {
-				setAside = true
-				released, err = r.releaseAndDelete(callCtx, m, state)
-			}
-			var asideErr *setAsideError
-			switch {
-			case errors.As(err, &asideErr):
-				return struct{}{}, "", err
-			case err == nil || GoneWithParent(err):
-				return struct{}{}, deleted, nil
-			case apm.IsConflict(err) && r.Type.DeleteTimeout > 0:
-				lastConflict = err
-				return struct{}{}, blocked, nil
-			default:
-				return struct{}{}, "", err
-			}
-		},
-	}
-	_, err = wait.Wait(ctx)
-	var timedOut *apm.TimeoutError
-	if lastConflict != nil && errors.As(err, &timedOut) {
-		err = r.blockedError(ctx, m, state, timeout, lastConflict)
-	}
-	if err != nil && setAside {
-		return nil, r.putBack(ctx, m, state, err)
-	}
-	return released, err
-}
-
-// blockedError explains a delete that the manager kept refusing.
-func (r *Resource[T, C]) blockedError(ctx context.Context, m C, state Attrs, timeout time.Duration, conflict error) error {
-	held := "other objects still depend on it"
-	if r.Type.Blockers != nil {
-		// The wait has used up ctx's time only if ctx had a deadline; give the look its own.
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		if names, err := r.Type.Blockers(lctx, m, state); err == nil && len(names) > 0 {
-			held = "still held by " + strings.Join(names, ", ")
-		}
-	}
-	return fmt.Errorf("gave up after %s: %s (%w). Delete or move those first, or raise timeouts.delete "+
-		"(a delete uses the value in the state: apply once with the new value, then delete)",
-		FormatDuration(timeout), held, conflict)
-}
-
-func (r *Resource[T, C]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defer r.identify(ctx, resp.Identity, &resp.State.Raw)
-	pieces, id, ok := r.importedBy(req, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	m, diags := r.data.Conn()
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
-	}
-	resolved := make([]string, len(pieces))
-	for i, p := range r.Type.ImportID.Parts {
-		resolved[i] = pieces[i]
-		if p.Resolve != nil {
-			var err error
-			if resolved[i], err = p.Resolve(ctx, m, pieces[i]); err != nil {
-				resp.Diagnostics.AddError("Cannot import apm_"+r.Type.Name+" "+id, Explain(err))
-				return
-			}
-		}
-	}
-	// Import blocks of one plan are imported by one provider process: a second block
-	// importing the same object would make two resources manage it.
-	if !r.data.importing.claim("apm_" + r.Type.Name + " " + strings.Join(resolved, "/")) {
-		resp.Diagnostics.AddError("Duplicate import of apm_"+r.Type.Name+" "+id, fmt.Sprintf(
-			"The object %q is imported by more than one resource in this configuration. Each object must be managed by one resource; remove one of the import blocks.", id))
-		return
-	}
-	for i, p := range r.Type.ImportID.Parts {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p.Attr), resolved[i])...)
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte("true"))...)
 }
 
 // begin is the common start of a CRUD method: the manager and the request's attributes.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -20,29 +19,3 @@ func IsGone(err error) bool { return errors.Is(err, ErrGone) || apm.IsNotFound(e
 // gone what it lives under (the manager's 404 for the node of a server, the server of a
 // part): an object cannot outlive its parent.
 func GoneWithParent(err error) bool { return IsGone(err) || isMissingReference(err) }
-
-// claims is a set of object identities, each held by at most one resource at a time.
-type claims struct {
-	mu   sync.Mutex
-	held map[string]bool
-}
-
-// claim takes key; false when another resource holds it.
-func (c *claims) claim(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.held[key] {
-		return false
-	}
-	c.held[key] = true
-	return true
-}
-
-func newClaims() *claims { return &claims{held: map[string]bool{}} }
-
-// release gives key up: its create failed, or its object was deleted.
-func (c *claims) release(key string) {
-	c.mu.Lock()
-	delete(c.held, key)
-	c.mu.Unlock()
-}

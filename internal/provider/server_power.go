@@ -1,0 +1,110 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
+)
+
+// converge brings a server to the running state want, waiting through the transitional
+// states. It acts on what it reads, so that a server already there costs one GET. progress
+// hears what it finds and does (nil for resources; the day-two actions pass Terraform's).
+func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
+	what := serverNamed(ref)
+	for attempt := 0; ; attempt++ {
+		srv, err := m.GetServer(ctx, ref)
+		if err != nil {
+			return err
+		}
+		switch status := strings.ToLower(srv.Status); status {
+		case want:
+			if attempt == 0 {
+				progress.Say("%s is already %s: nothing to do.", what, want)
+			}
+			return nil
+		case "starting", "stopping":
+			// Someone else's start or stop is under way: let it finish, then decide.
+			progress.Say("%s is %s: waiting for that to finish first.", what, status)
+			if _, err := m.waitServer(ctx, ref, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}, progress); err != nil {
+				return err
+			}
+			continue
+		}
+		act := m.move(ctx, ref, want, force, progress)
+		if (apm.IsActionFailed(act) || apm.OutcomeUnknown(act)) && attempt < 2 {
+			// The state changed under us ("already running", "is stopping"), or the answer
+			// was lost and the action may have been carried out: look again, and act on what
+			// the manager says.
+			continue
+		}
+		if act != nil {
+			return act
+		}
+		// A manager may report the former state for a moment after accepting the action.
+		pending := []string{"starting", stateStopped}
+		if want == stateStopped {
+			pending = []string{"stopping", stateRunning}
+		}
+		_, err = m.waitServer(ctx, ref, pending, []string{want}, progress)
+		return err
+	}
+}
+
+// move sends the start or stop that leads to want.
+func (m *conn) move(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
+	if want == stateRunning {
+		progress.Say("Starting %s.", serverNamed(ref))
+		return m.StartServer(ctx, ref)
+	}
+	force = force && ref.Kind == apm.KindWAS
+	if force {
+		progress.Say("Stopping %s at once (force), without waiting for requests in progress.", serverNamed(ref))
+	} else {
+		progress.Say("Stopping %s.", serverNamed(ref))
+	}
+	return m.StopServer(ctx, ref, force)
+}
+
+// waitServer polls the server's detail until its status is a target, telling progress
+// each status it sees and, while one lasts, every progressEvery.
+func (m *conn) waitServer(ctx context.Context, ref apm.ServerRef, pending, target []string, progress engine.Progress) (*apm.Server, error) {
+	w := watch{progress: progress, what: serverNamed(ref), start: time.Now()}
+	return apm.Poll[*apm.Server]{
+		What: w.what, Pending: pending, Target: target,
+		Refresh: func(ctx context.Context) (*apm.Server, string, error) {
+			s, err := m.GetServer(ctx, ref)
+			if err != nil {
+				return nil, "", err
+			}
+			w.saw(s.Status)
+			return s, s.Status, nil
+		},
+	}.Wait(ctx)
+}
+
+// progressEvery is how often a wait says that the state it sees lasts: often enough that
+// a long start does not look hung, seldom enough not to flood the CLI.
+const progressEvery = 30 * time.Second
+
+// watch tells progress what a wait sees.
+type watch struct {
+	progress engine.Progress
+	what     string
+	start    time.Time
+	last     string
+	said     time.Time
+}
+
+// saw reports a look that found state: when it changed, or when the same one has lasted
+// progressEvery since it was last said.
+func (w *watch) saw(state string) {
+	now := time.Now()
+	if state == w.last && now.Sub(w.said) < progressEvery {
+		return
+	}
+	w.last, w.said = state, now
+	w.progress.Say("%s is %s (%s elapsed).", w.what, state, now.Sub(w.start).Round(time.Second))
+}
