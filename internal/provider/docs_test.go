@@ -342,7 +342,7 @@ func TestDocsResourceDefaultsAreTheCodes(t *testing.T) {
 			continue
 		}
 		withDefaults, ok := r.(interface {
-			DefaultTimeouts() map[string]time.Duration
+			DefaultTimeouts() engine.Timeouts
 		})
 		if !ok {
 			t.Errorf("%s has timeouts but no DefaultTimeouts to check their stated defaults against", meta.TypeName)
@@ -353,7 +353,8 @@ func TestDocsResourceDefaultsAreTheCodes(t *testing.T) {
 			t.Errorf("%s: timeouts is a %T", meta.TypeName, resp.Schema.Attributes["timeouts"])
 			continue
 		}
-		for op, bound := range withDefaults.DefaultTimeouts() {
+		defaults := withDefaults.DefaultTimeouts()
+		for op, bound := range map[string]time.Duration{"create": defaults.Create, "update": defaults.Update, "delete": defaults.Delete} {
 			a, ok := nested.Attributes[op]
 			value, states := "", false
 			if ok {

@@ -46,7 +46,7 @@ func sortedSystemNodes(s *apm.System) []apm.SystemNode {
 	return slices.SortedFunc(slices.Values(s.Nodes), func(a, b apm.SystemNode) int { return strings.Compare(a.NodeName, b.NodeName) })
 }
 
-var systemIdentity = importID{
+var systemImportID = importID{
 	Parts: []idPart{{
 		Attr: "id", Form: "<system>", Accepts: "the system's name or id", FromPlan: "name",
 		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
@@ -60,7 +60,7 @@ var systemType = resourceType[apm.System]{
 	Name:          "system",
 	Description:   "A system: a named group of nodes and the servers on them. Changing `name` renames the system in place; nodes refer to it by `id`, which a rename keeps, so they are not touched. Deleting a system waits until its nodes are gone.",
 	Fields:        systemFields,
-	ImportID:      systemIdentity,
+	ImportID:      systemImportID,
 	DeleteTimeout: 10 * time.Minute,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str("name")) },
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {

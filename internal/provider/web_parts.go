@@ -43,8 +43,8 @@ func webPartIDField(noun string) engine.Field[webPart] {
 		func(p *webPart) string { return p.ServerID })
 }
 
-// webPartIdentity is the import ID of every part: the web server's.
-var webPartIdentity = importID{Parts: []idPart{serverRefPart("web_server_id")}, Example: "shop/web-01/web-1", Noun: "server"}
+// webPartImportID is the import ID of every part: the web server's.
+var webPartImportID = importID{Parts: []idPart{serverRefPart("web_server_id")}, Example: "shop/web-01/web-1", Noun: "server"}
 
 // webPartServer describes the web server of a part in diagnostics: `web server "web-1"
 // on node "web-01"`.

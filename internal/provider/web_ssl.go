@@ -50,7 +50,7 @@ var webSSLType = resourceType[webPart]{
 		"where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"The manager cannot turn SSL off: destroying this resource only removes it from the state.",
 	Fields:     webSSLFields,
-	ImportID:   webPartIdentity,
+	ImportID:   webPartImportID,
 	Describe:   func(a engine.Attrs) string { return "SSL set-up of " + webPartServer(a) },
 	Validators: webSSLKey.Validators(),
 	Create:     configureWebSSL,

@@ -41,7 +41,7 @@ var webURIPatternsType = resourceType[webPart]{
 		"creating it removes the patterns the web server has beyond it, a pattern added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such set; destroying it removes its patterns.",
 	Fields:   webURIPatternsFields,
-	ImportID: webPartIdentity,
+	ImportID: webPartImportID,
 	Describe: func(a engine.Attrs) string { return "URI patterns of " + webPartServer(a) },
 	Create:   createWebURIPatterns,
 	Read:     readWebPart,

@@ -103,7 +103,7 @@ var webWorkersType = resourceType[webPart]{
 		"The map is authoritative: creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such map; destroying it removes every worker.",
 	Fields:    webWorkersFields,
-	ImportID:  webPartIdentity,
+	ImportID:  webPartImportID,
 	CheckPlan: checkWorkerServers,
 	Describe:  func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
 	Create:    setWebWorkers,

@@ -16,7 +16,7 @@ func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest,
 	if !ok {
 		return
 	}
-	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", r.DefaultTimeouts()["delete"])
+	timeout, diags := r.timeout(ctx, req.State.Raw, "delete", r.DefaultTimeouts().Delete)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return

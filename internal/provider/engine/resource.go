@@ -139,14 +139,14 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 		noun = strings.ReplaceAll(r.Type.Name, "_", " ")
 	}
 	attributes := resourceAttributes(r.Type.Fields, noun)
-	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", FormatDuration(r.DefaultTimeouts()["delete"]))
+	deleteDescription := fmt.Sprintf("How long a delete may take, retries included, as a duration such as `30s` or `5m`. Defaults to `%s`.", FormatDuration(r.DefaultTimeouts().Delete))
 	if r.Type.DeleteTimeout > 0 {
 		stop := ""
 		if r.Type.BeforeDelete != nil {
 			stop = "the stop that comes first and "
 		}
 		deleteDescription = fmt.Sprintf("How long a delete may take, %sthe wait while the manager refuses it because other objects still depend on this one included, "+
-			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, FormatDuration(r.DefaultTimeouts()["delete"]))
+			"as a duration such as `30s` or `5m`. Defaults to `%s`.", stop, FormatDuration(r.DefaultTimeouts().Delete))
 	}
 	lookup, waits := " and the look-up that follows an answer lost on the way back", ""
 	if r.Type.Settle != nil {
@@ -155,9 +155,9 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	attributes["timeouts"] = describedTimeouts(ctx, timeouts.Opts{
 		Create: true, Update: true, Delete: true,
 		CreateDescription: fmt.Sprintf("How long a create may take: its requests with their retries%s%s. "+
-			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, FormatDuration(r.DefaultTimeouts()["create"])),
+			"A create already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.", lookup, waits, FormatDuration(r.DefaultTimeouts().Create)),
 		UpdateDescription: fmt.Sprintf("How long an update may take, retries included%s; an update already sent finishes within this bound even when the run is interrupted. Defaults to `%s`.",
-			waits, FormatDuration(r.DefaultTimeouts()["update"])),
+			waits, FormatDuration(r.DefaultTimeouts().Update)),
 		DeleteDescription: deleteDescription + " A delete uses the value in the state: a changed value takes effect once an apply has recorded it, " +
 			"so an object replaced or removed in the same run is deleted within its old value.",
 	})
@@ -237,7 +237,7 @@ func (r *Resource[T, C]) Create(ctx context.Context, req resource.CreateRequest,
 	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
-	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", r.DefaultTimeouts()["create"], &resp.Diagnostics)
+	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "create", r.DefaultTimeouts().Create, &resp.Diagnostics)
 	defer cancel()
 	if !ok {
 		return
@@ -394,7 +394,7 @@ func (r *Resource[T, C]) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	plan = r.withWriteOnly(plan, req.Config.Raw, &resp.Diagnostics)
-	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", r.DefaultTimeouts()["update"], &resp.Diagnostics)
+	wctx, cancel, ok := r.writeContext(ctx, req.Plan.Raw, "update", r.DefaultTimeouts().Update, &resp.Diagnostics)
 	defer cancel()
 	if !ok || resp.Diagnostics.HasError() {
 		return

@@ -37,15 +37,20 @@ const (
 	DefaultDeleteTimeout = 5 * time.Minute
 )
 
+// Timeouts are the bounds of a resource's create, update and delete.
+type Timeouts struct {
+	Create, Update, Delete time.Duration
+}
+
 // DefaultTimeouts are the bounds of create, update and delete when timeouts leaves them
 // unset: the operations use them and the schema's descriptions state them. A type's own
 // DeleteTimeout (the wait while the manager refuses) never shortens a delete below the
 // default bound of its requests.
-func (r *Resource[T, C]) DefaultTimeouts() map[string]time.Duration {
-	return map[string]time.Duration{
-		"create": defaultCreateTimeout,
-		"update": defaultUpdateTimeout,
-		"delete": max(r.Type.DeleteTimeout, DefaultDeleteTimeout),
+func (r *Resource[T, C]) DefaultTimeouts() Timeouts {
+	return Timeouts{
+		Create: defaultCreateTimeout,
+		Update: defaultUpdateTimeout,
+		Delete: max(r.Type.DeleteTimeout, DefaultDeleteTimeout),
 	}
 }
 
