@@ -6,8 +6,11 @@
 // exists already: plan.go), create (recording an object whose answer was lost before
 // reading it back, 409 handling, adopt_existing), read (404: gone, only when the manager
 // says so), update, delete (waiting while the manager refuses it with 409 for dependants),
-// import (by import ID or identity), timeouts, write-only secrets, and the wording of diagnostics. It knows no type: the provider's files declare them (internal/provider),
-// and C is the provider's connection, handed to the calls untouched.
+// import (by import ID or identity), timeouts, write-only secrets, and the wording of
+// diagnostics. It knows no type: the provider's files declare them (internal/provider), and
+// C is the provider's connection, handed to the calls untouched. The files are named for
+// what they hold: resource.go (the declaration and create, read, update), delete.go,
+// import.go, timeouts.go, plan.go, identity.go, list_resource.go, action.go, functions.go.
 //
 // # Glossary
 //
@@ -44,12 +47,15 @@
 //     Describe, Create, Read, Update, Delete}; Read returns ErrGone-wrapped errors when
 //     the object is gone.
 //  4. Declare its data sources with the same field table (DataSourceType, ListDataSourceType).
+//     The list data source's Imports (the resource's Target) also makes the type's list
+//     resource (list_resource.go) and its items' import_id; the import ID's Noun names the
+//     provider functions that parse and build the id (functions.go).
 //  5. Register them in internal/provider/registry.go.
-//  6. Add examples/resources/apm_<type>/ (resource.tf, import.sh, import-by-identity.tf),
-//     acceptance tests with testdata/<type>/*.tf, the type's case of the identity test
-//     (identityCases), `make generate`, and a CHANGELOG line; the registry-driven tests
-//     then require the rest (schema descriptions, docs, examples, identity, parity of the
-//     field table).
+//  6. Add examples/resources/apm_<type>/ (resource.tf, import.sh, import-by-identity.tf,
+//     import-by-string-id.tf), acceptance tests with testdata/<type>/*.tf, the type's case
+//     of the identity test (identityCases), its endpoints' rows in api/coverage.md, `make
+//     generate`, and a CHANGELOG line; the registry-driven tests then require the rest
+//     (schema descriptions, docs, examples, identity, parity of the field table, coverage).
 //
 // # Adding an action
 //
