@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -12,17 +13,18 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
-// The types' calls read plans and states by attribute name (plan.Str("system_id")); a
+// The types' calls read plans and states by attribute name (plan.Str(attrSystemID)); a
 // name no schema has would read as "" without a word. Every name the provider's code
 // reads or writes that way, and every name an import ID or a derived id is made of, is
-// an attribute of a registered resource or data source.
+// an attribute of a registered resource or data source; and where the code reads or
+// writes an attribute it names it by its constant (attributes.go), never by a literal,
+// so that each attribute is named once.
 func TestAttributeNamesInCodeExistInSchemas(t *testing.T) {
 	known := schemaAttributeNames(providerSchemas(t))
 	uses, err := attrNameUses()
@@ -35,6 +37,9 @@ func TestAttributeNamesInCodeExistInSchemas(t *testing.T) {
 	for _, u := range uses {
 		if !known[u.name] {
 			t.Errorf("%s: %q is no attribute of any registered type", u.pos, u.name)
+		}
+		if u.literal && !u.declared {
+			t.Errorf("%s: the attribute %q is named by a literal: use its constant (attributes.go)", u.pos, u.name)
 		}
 	}
 }
@@ -61,13 +66,16 @@ func schemaAttributeNames(resp *tfprotov6.GetProviderSchemaResponse) map[string]
 }
 
 type attrNameUse struct {
-	pos  token.Position
-	name string
+	pos      token.Position
+	name     string
+	literal  bool // a string literal, rather than a constant
+	declared bool // the name of a field, where the field is declared
 }
 
-// attrNameUses type-checks the package (without its tests) and collects the string
-// literals used as attribute names: arguments of engine.Attrs's accessors and of
-// engine.Joined, keys of engine.Attrs, and the Attr and FromPlan of import ID parts.
+// attrNameUses type-checks the package (without its tests) and collects the names used
+// as attribute names, literals and constants alike: arguments of engine.Attrs's
+// accessors and of engine.Joined, keys of engine.Attrs, the Attr and FromPlan of import
+// ID parts, and the names of fields where engine's field constructors declare them.
 func attrNameUses() ([]attrNameUse, error) {
 	pkg, err := typeCheckPackage()
 	if err != nil {
@@ -79,12 +87,13 @@ func attrNameUses() ([]attrNameUse, error) {
 		return ok && strings.HasSuffix(tv.Type.String(), "/engine.Attrs")
 	}
 	var uses []attrNameUse
-	literal := func(e ast.Expr) {
-		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			if s, err := strconv.Unquote(lit.Value); err == nil {
-				uses = append(uses, attrNameUse{fset.Position(lit.Pos()), s})
-			}
+	name := func(e ast.Expr, declared bool) {
+		tv, ok := info.Types[e]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+			return
 		}
+		lit, isLit := e.(*ast.BasicLit)
+		uses = append(uses, attrNameUse{pos: fset.Position(e.Pos()), name: constant.StringVal(tv.Value), literal: isLit && lit.Kind == token.STRING, declared: declared})
 	}
 	for _, file := range syntax {
 		ast.Inspect(file, func(n ast.Node) bool {
@@ -93,19 +102,21 @@ func attrNameUses() ([]attrNameUse, error) {
 				sel, ok := n.Fun.(*ast.SelectorExpr)
 				switch {
 				case ok && isAttrs(sel.X) && len(n.Args) > 0:
-					literal(n.Args[0])
+					name(n.Args[0], false)
 				case ok && sel.Sel.Name == "Joined":
 					for _, a := range n.Args {
-						literal(a)
+						name(a, false)
 					}
+				case fieldConstructor(n.Fun) && len(n.Args) > 0:
+					name(n.Args[0], true)
 				}
 			case *ast.IndexExpr:
 				if isAttrs(n.X) {
-					literal(n.Index)
+					name(n.Index, false)
 				}
 			case *ast.KeyValueExpr:
 				if k, ok := n.Key.(*ast.Ident); ok && (k.Name == "Attr" || k.Name == "FromPlan") {
-					literal(n.Value)
+					name(n.Value, false)
 				}
 			}
 			return true
@@ -113,6 +124,23 @@ func attrNameUses() ([]attrNameUse, error) {
 	}
 	sort.Slice(uses, func(i, j int) bool { return uses[i].pos.String() < uses[j].pos.String() })
 	return uses, nil
+}
+
+// fieldConstructor reports whether fun is one of engine's field constructors
+// (engine.StringField, engine.InputField[T], ...), whose first argument names the field.
+func fieldConstructor(fun ast.Expr) bool {
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "engine" && strings.HasSuffix(sel.Sel.Name, "Field")
 }
 
 // checkedPackage is the package's code (without its tests), parsed and type-checked.

@@ -13,11 +13,11 @@ import (
 )
 
 var containerServerFields = []engine.Field[apm.ContainerServer]{
-	engine.StringField("server_id", "The manager's `serverId` of the server.", func(s *apm.ContainerServer) string { return s.ServerID }),
-	engine.StringField("server_name", "Name of the server, which is also its container's host name (the `hostName` of the container metrics).",
+	engine.StringField(attrServerID, "The manager's `serverId` of the server.", func(s *apm.ContainerServer) string { return s.ServerID }),
+	engine.StringField(attrServerName, "Name of the server, which is also its container's host name (the `hostName` of the container metrics).",
 		func(s *apm.ContainerServer) string { return s.ServerName }),
 	engine.StringField("container_ip", "IP address of the server's container.", func(s *apm.ContainerServer) string { return s.ContainerIP }),
-	engine.Int64Field("http_port", "HTTP port of the server.", func(s *apm.ContainerServer) int64 { return s.HTTPPort }),
+	engine.Int64Field(attrHTTPPort, "HTTP port of the server.", func(s *apm.ContainerServer) int64 { return s.HTTPPort }),
 }
 
 var newContainerServersDataSource = engine.NewListDataSource(listDataSourceType[apm.ContainerServer]{
@@ -27,7 +27,7 @@ var newContainerServersDataSource = engine.NewListDataSource(listDataSourceType[
 	ListDescription: "The servers of the container groups.",
 	Fields:          containerServerFields,
 	Filters: map[string]dschema.Attribute{
-		"kind": requiredString("Kind of server: `was` or `web`.", stringvalidator.OneOf(string(apm.KindWAS), string(apm.KindWeb))),
+		attrKind: requiredString("Kind of server: `was` or `web`.", stringvalidator.OneOf(string(apm.KindWAS), string(apm.KindWeb))),
 	},
 	List: listContainerServers,
 })
@@ -37,7 +37,7 @@ func listContainerServers(ctx context.Context, m *conn, config engine.Attrs) ([]
 		servers []apm.ContainerServer
 		err     error
 	)
-	switch kind := apm.ServerKind(config.Str("kind")); kind {
+	switch kind := apm.ServerKind(config.Str(attrKind)); kind {
 	case apm.KindWAS:
 		servers, err = m.ListWASContainerServers(ctx)
 	case apm.KindWeb:

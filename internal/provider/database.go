@@ -35,7 +35,7 @@ var databaseTypes = []string{"MySQL", "Oracle", "PostgreSQL", "MariaDB", "MSSQL"
 
 // resourceIdentity is the import ID of a database or datasource: its resource_name.
 func resourceIdentity(example string) importID {
-	return importID{Parts: []idPart{{Attr: "resource_name", Form: "<resource_name>"}}, Example: example}
+	return importID{Parts: []idPart{{Attr: attrResourceName, Form: "<resource_name>"}}, Example: example}
 }
 
 var databasePassword = engine.Secret{
@@ -46,21 +46,21 @@ var databasePassword = engine.Secret{
 }
 
 var databaseFields = append([]engine.Field[apm.Database]{
-	engine.StringField("id", "The database's `resource_name`, which never changes: refer to the database by it, as in `database_id = apm_database.example.id`.",
-		func(d *apm.Database) string { return d.ResourceName }).DerivedFrom(engine.Joined("resource_name")),
-	engine.StringField("resource_name", "Name of the database resource: 1 to 64 letters, digits, `.`, `-` or `_`.",
+	engine.StringField(attrID, "The database's `resource_name`, which never changes: refer to the database by it, as in `database_id = apm_database.example.id`.",
+		func(d *apm.Database) string { return d.ResourceName }).DerivedFrom(engine.Joined(attrResourceName)),
+	engine.StringField(attrResourceName, "Name of the database resource: 1 to 64 letters, digits, `.`, `-` or `_`.",
 		func(d *apm.Database) string { return d.ResourceName }).Replacing().Validate(resourceNameValidators()...),
-	engine.StringField("database_type", "Type of the database, one of `"+strings.Join(databaseTypes, "`, `")+"`. "+
+	engine.StringField(attrDatabaseType, "Type of the database, one of `"+strings.Join(databaseTypes, "`, `")+"`. "+
 		"The manager takes any case; write the spelling shown here.",
 		func(d *apm.Database) string { return d.DatabaseType }).Replacing().
 		Validate(stringvalidator.OneOf(databaseTypes...)).SameString(strings.EqualFold),
-	engine.StringField("host", "Host name or IP address of the database server.",
+	engine.StringField(attrHost, "Host name or IP address of the database server.",
 		func(d *apm.Database) string { return d.Host }).Replacing().Validate(hostValidators()...).SameString(sameHost),
-	engine.Int64Field("port", "Port of the database server, 1 to 65535.",
+	engine.Int64Field(attrPort, "Port of the database server, 1 to 65535.",
 		func(d *apm.Database) int64 { return d.Port }).Replacing().ValidateInt64(portValidators()...),
-	engine.StringField("database_name", "Name of the database on the server.",
+	engine.StringField(attrDatabaseName, "Name of the database on the server.",
 		func(d *apm.Database) string { return d.DatabaseName }).Replacing().Validate(stringvalidator.LengthAtLeast(1)),
-	engine.StringField("user_name", "Name of the database user the datasources connect as.",
+	engine.StringField(attrUserName, "Name of the database user the datasources connect as.",
 		func(d *apm.Database) string { return d.UserName }).In(engine.InResource | engine.InDetail).Replacing().Validate(stringvalidator.LengthAtLeast(1)),
 }, engine.SecretFields[apm.Database](databasePassword)...)
 
@@ -83,16 +83,16 @@ var databaseType = resourceType[apm.Database]{
 	ImportID:      resourceIdentity("orders-db"),
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    databasePassword.Validators(),
-	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("database %q", a.Str("resource_name")) },
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("database %q", a.Str(attrResourceName)) },
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateDatabase(ctx, apm.DatabaseSpec{
-			ResourceName: plan.Str("resource_name"), DatabaseType: plan.Str("database_type"),
-			Host: plan.Str("host"), Port: plan.Int64("port"), DatabaseName: plan.Str("database_name"),
-			UserName: plan.Str("user_name"), Password: databasePassword.Value(plan),
+			ResourceName: plan.Str(attrResourceName), DatabaseType: plan.Str(attrDatabaseType),
+			Host: plan.Str(attrHost), Port: plan.Int64(attrPort), DatabaseName: plan.Str(attrDatabaseName),
+			UserName: plan.Str(attrUserName), Password: databasePassword.Value(plan),
 		})
 	},
 	Read: func(ctx context.Context, m *conn, state engine.Attrs) (*apm.Database, error) {
-		return m.GetDatabase(ctx, state.Str("resource_name"))
+		return m.GetDatabase(ctx, state.Str(attrResourceName))
 	},
 	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error {
 		// Every managed attribute replaces the database; only recorded inputs (the
@@ -100,7 +100,7 @@ var databaseType = resourceType[apm.Database]{
 		return nil
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteDatabase(ctx, state.Str("resource_name"))
+		return m.DeleteDatabase(ctx, state.Str(attrResourceName))
 	},
 	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
 		all, err := m.ListDatasources(ctx)
@@ -109,7 +109,7 @@ var databaseType = resourceType[apm.Database]{
 		}
 		var names []string
 		for _, ds := range all {
-			if ds.DatabaseResourceName == state.Str("resource_name") {
+			if ds.DatabaseResourceName == state.Str(attrResourceName) {
 				names = append(names, fmt.Sprintf("datasource %q", ds.ResourceName))
 			}
 		}
@@ -117,10 +117,10 @@ var databaseType = resourceType[apm.Database]{
 		return names, nil
 	},
 	SetAside: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		return deleteDatasourcesForReplacement(ctx, m, state.Str("resource_name"))
+		return deleteDatasourcesForReplacement(ctx, m, state.Str(attrResourceName))
 	},
 	Restore: func(ctx context.Context, m *conn, a engine.Attrs) error {
-		return createDatasourcesAgain(ctx, m, a.Str("resource_name"))
+		return createDatasourcesAgain(ctx, m, a.Str(attrResourceName))
 	},
 }
 
@@ -128,9 +128,9 @@ var newDatabaseDataSource = engine.NewDataSource(dataSourceType[apm.Database]{
 	Name:        "database",
 	Description: "Reads one database resource by name. The manager never reports the password.",
 	Fields:      databaseFields,
-	Keys:        []string{"resource_name"},
+	Keys:        []string{attrResourceName},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Database, error) {
-		return m.GetDatabase(ctx, config.Str("resource_name"))
+		return m.GetDatabase(ctx, config.Str(attrResourceName))
 	},
 })
 

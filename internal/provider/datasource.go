@@ -22,11 +22,11 @@ const (
 )
 
 var datasourceFields = []engine.Field[apm.Datasource]{
-	engine.StringField("id", "The datasource's `resource_name`, which never changes.",
-		func(d *apm.Datasource) string { return d.ResourceName }).DerivedFrom(engine.Joined("resource_name")),
-	engine.StringField("resource_name", "Name of the datasource: 1 to 64 letters, digits, `.`, `-` or `_`.",
+	engine.StringField(attrID, "The datasource's `resource_name`, which never changes.",
+		func(d *apm.Datasource) string { return d.ResourceName }).DerivedFrom(engine.Joined(attrResourceName)),
+	engine.StringField(attrResourceName, "Name of the datasource: 1 to 64 letters, digits, `.`, `-` or `_`.",
 		func(d *apm.Datasource) string { return d.ResourceName }).Replacing().Validate(resourceNameValidators()...),
-	engine.StringField("database_id", "The `id` of the database the pool connects to, such as `apm_database.example.id` (the database's `resource_name`).",
+	engine.StringField(attrDatabaseID, "The `id` of the database the pool connects to, such as `apm_database.example.id` (the database's `resource_name`).",
 		func(d *apm.Datasource) string { return d.DatabaseResourceName }).Replacing().Validate(resourceNameValidators()...),
 	engine.Int64Field(poolMin, "Minimum number of connections of the pool, 0 or more. Defaults to the manager's `1`.",
 		func(d *apm.Datasource) int64 { return d.MinPoolSize }).DefaultedInput().ValidateInt64(int64validator.AtLeast(0)),
@@ -51,40 +51,40 @@ var datasourceType = resourceType[apm.Datasource]{
 	ImportID:      resourceIdentity("orders-ds"),
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    []resource.ConfigValidator{poolValidator{}},
-	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str("resource_name")) },
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str(attrResourceName)) },
 	CheckPlan: func(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 		checkPoolPlan(ctx, m, plan, prior, diags)
 		checkDatabaseRef(ctx, m, plan, prior, diags)
 	},
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
 		return m.CreateDatasource(ctx, apm.DatasourceSpec{
-			ResourceName: plan.Str("resource_name"), DatabaseResourceName: plan.Str("database_id"),
+			ResourceName: plan.Str(attrResourceName), DatabaseResourceName: plan.Str(attrDatabaseID),
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
 	Read: func(ctx context.Context, m *conn, state engine.Attrs) (*apm.Datasource, error) {
-		return m.GetDatasource(ctx, state.Str("resource_name"))
+		return m.GetDatasource(ctx, state.Str(attrResourceName))
 	},
 	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		return m.ModifyDatasource(ctx, state.Str("resource_name"), apm.DatasourceUpdate{
+		return m.ModifyDatasource(ctx, state.Str(attrResourceName), apm.DatasourceUpdate{
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		err := m.DeleteDatasource(ctx, state.Str("resource_name"))
+		err := m.DeleteDatasource(ctx, state.Str(attrResourceName))
 		// Deleted by its own resource: a replacement of its database must not create it
 		// again (see aside.go for why after the delete).
-		m.aside.forgetDatasource(state.Str("resource_name"))
+		m.aside.forgetDatasource(state.Str(attrResourceName))
 		return err
 	},
 	Blockers: datasourceHolders,
 	SetAside: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		return detachForReplacement(ctx, m, state.Str("resource_name"))
+		return detachForReplacement(ctx, m, state.Str(attrResourceName))
 	},
 	Restore: func(ctx context.Context, m *conn, a engine.Attrs) error {
-		return attachAgain(ctx, m, a.Str("resource_name"))
+		return attachAgain(ctx, m, a.Str(attrResourceName))
 	},
 }
 
@@ -100,7 +100,7 @@ func knownInt(a engine.Attrs, name string) *int64 {
 
 // datasourceHolders names the WAS servers that have the datasource attached.
 func datasourceHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-	servers, err := wasServersHolding(ctx, m, state.Str("resource_name"))
+	servers, err := wasServersHolding(ctx, m, state.Str(attrResourceName))
 	if err != nil {
 		return nil, err
 	}
@@ -174,8 +174,8 @@ func checkPoolPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *
 // database cannot be without it (the manager deletes no database in use). A database_id
 // unknown at plan (its database is replaced in this run) waits for apply.
 func checkDatabaseRef(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-	name := plan.Str("database_id")
-	if !plan.Known("database_id") || (len(prior) > 0 && prior.Str("database_id") == name) || engine.LookupsSkipped(ctx) {
+	name := plan.Str(attrDatabaseID)
+	if !plan.Known(attrDatabaseID) || (len(prior) > 0 && prior.Str(attrDatabaseID) == name) || engine.LookupsSkipped(ctx) {
 		return
 	}
 	if _, declared := engine.PlannedObject(ctx, "apm_database", name); declared {
@@ -185,13 +185,13 @@ func checkDatabaseRef(ctx context.Context, m *conn, plan, prior engine.Attrs, di
 	switch {
 	case err == nil:
 	case engine.IsGone(err):
-		diags.AddAttributeError(path.Root("database_id"), "Unknown database", fmt.Sprintf(
+		diags.AddAttributeError(path.Root(attrDatabaseID), "Unknown database", fmt.Sprintf(
 			"database_id is %q, but the manager has no database with that resource_name, and this configuration declares none that the datasource refers to. "+
 				"Declare the database in this configuration and refer to it by its id, as in database_id = apm_database.example.id, "+
 				"which also makes Terraform create it before the datasource (a literal name does not); or correct database_id "+
 				"(the data source apm_databases lists the manager's databases).", name))
 	default:
-		diags.AddWarning(fmt.Sprintf("Could not check the database of datasource %q", plan.Str("resource_name")),
+		diags.AddWarning(fmt.Sprintf("Could not check the database of datasource %q", plan.Str(attrResourceName)),
 			engine.Explain(err)+"\n\nApply sends the create all the same; should the database not exist, it fails naming it.")
 	}
 }
@@ -200,9 +200,9 @@ var newDatasourceDataSource = engine.NewDataSource(dataSourceType[apm.Datasource
 	Name:        "datasource",
 	Description: "Reads one datasource by name, with its pool settings.",
 	Fields:      datasourceFields,
-	Keys:        []string{"resource_name"},
+	Keys:        []string{attrResourceName},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Datasource, error) {
-		return m.GetDatasource(ctx, config.Str("resource_name"))
+		return m.GetDatasource(ctx, config.Str(attrResourceName))
 	},
 })
 

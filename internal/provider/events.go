@@ -19,12 +19,12 @@ type eventObject struct {
 
 func eventFields() []engine.Field[eventObject] {
 	return append([]engine.Field[eventObject]{
-		engine.Int64Field("event_id", "The manager's id of the event.", func(e *eventObject) int64 { return e.EventID }).
+		engine.Int64Field(attrEventID, "The manager's id of the event.", func(e *eventObject) int64 { return e.EventID }).
 			ValidateInt64(int64validator.AtLeast(1)),
-		engine.StringField("event_type", "Kind of event: `stuckthread`, `oom`, `fullgc` or `error`.", func(e *eventObject) string { return e.EventType }),
-		engine.StringField("system_name", "Name of the system of the server.", func(e *eventObject) string { return e.SystemName }),
-		engine.StringField("server_name", "Name of the server the event happened on.", func(e *eventObject) string { return e.ServerName }),
-		engine.StringField("message", "What happened.", func(e *eventObject) string { return e.Message }),
+		engine.StringField(attrEventType, "Kind of event: `stuckthread`, `oom`, `fullgc` or `error`.", func(e *eventObject) string { return e.EventType }),
+		engine.StringField(attrSystemName, "Name of the system of the server.", func(e *eventObject) string { return e.SystemName }),
+		engine.StringField(attrServerName, "Name of the server the event happened on.", func(e *eventObject) string { return e.ServerName }),
+		engine.StringField(attrMessage, "What happened.", func(e *eventObject) string { return e.Message }),
 		engine.StringField("stack_trace", "The stack trace the manager recorded with the event; empty when it has none.",
 			func(e *eventObject) string { return e.StackTrace }).In(engine.InDetail),
 	}, createdAtFields("yyyy-MM-dd HH:mm:ss", func(e *eventObject) apm.Timestamp { return e.CreatedAt },
@@ -40,16 +40,16 @@ var newAnalysisEventsDataSource = engine.NewListDataSource(listDataSourceType[ev
 	ListDescription: "The events, newest first.",
 	Fields:          eventFields(),
 	Filters: withDateFilters(map[string]dschema.Attribute{
-		"system_name": optionalString("Only the events of this system's servers. A system without events, or unknown, gives an empty list."),
-		"event_type": optionalString("Only events of this kind: `stuckthread`, `oom`, `fullgc` or `error`.",
+		attrSystemName: optionalString("Only the events of this system's servers. A system without events, or unknown, gives an empty list."),
+		attrEventType: optionalString("Only events of this kind: `stuckthread`, `oom`, `fullgc` or `error`.",
 			stringvalidator.OneOf(apm.EventTypes()...)),
 	}),
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]eventObject, error) {
 		events, err := m.ListAnalysisEvents(ctx, apm.EventFilter{
-			SystemName: config.Str("system_name"),
-			EventType:  config.Str("event_type"),
-			Start:      wallClock(config.Str("start_date"), apm.LayoutQueryDate),
-			End:        wallClock(config.Str("end_date"), apm.LayoutQueryDate),
+			SystemName: config.Str(attrSystemName),
+			EventType:  config.Str(attrEventType),
+			Start:      wallClock(config.Str(attrStartDate), apm.LayoutQueryDate),
+			End:        wallClock(config.Str(attrEndDate), apm.LayoutQueryDate),
 		})
 		if err != nil {
 			return nil, err
@@ -67,9 +67,9 @@ var newAnalysisEventDataSource = engine.NewDataSource(dataSourceType[eventObject
 	Name:        "analysis_event",
 	Description: "Reads one server analysis event with its stack trace." + zoneNote,
 	Fields:      eventFields(),
-	Keys:        []string{"event_id"},
+	Keys:        []string{attrEventID},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*eventObject, error) {
-		e, err := m.GetAnalysisEvent(ctx, config.Int64("event_id"))
+		e, err := m.GetAnalysisEvent(ctx, config.Int64(attrEventID))
 		if err != nil {
 			return nil, err
 		}

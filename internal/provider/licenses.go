@@ -17,7 +17,7 @@ type licenseObject struct {
 }
 
 var licenseFields = []engine.Field[licenseObject]{
-	engine.StringField("node_name", "Name of the node the license belongs to.", func(l *licenseObject) string { return l.NodeName }),
+	engine.StringField(attrNodeName, "Name of the node the license belongs to.", func(l *licenseObject) string { return l.NodeName }),
 	engine.StringField("license_type", "Type of license, such as `Standard`, `Enterprise` or `Trial`.", func(l *licenseObject) string { return l.LicenseType }),
 	engine.StringField("expire_date", "Last day of the license, as the manager gives it (`yyyy-MM-dd`)."+zoneNote,
 		func(l *licenseObject) string { return l.ExpireDate.Raw }),

@@ -27,11 +27,11 @@ const (
 // Node metrics.
 
 var nodeMetricsListFields = []engine.Field[apm.NodeMetrics]{
-	engine.StringField("node_name", "Name of the node.", func(m *apm.NodeMetrics) string { return m.NodeName }),
-	engine.Float64Field("cpu", cpuDescription, func(m *apm.NodeMetrics) float64 { return m.CPU }),
-	engine.Int64Field("memory_used", memoryUsedDescription, func(m *apm.NodeMetrics) int64 { return m.MemoryUsed }),
-	engine.Int64Field("memory_total", "Memory of the node, in MB.", func(m *apm.NodeMetrics) int64 { return m.MemoryTotal }),
-	engine.Float64Field("disk_usage", diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
+	engine.StringField(attrNodeName, "Name of the node.", func(m *apm.NodeMetrics) string { return m.NodeName }),
+	engine.Float64Field(attrCPU, cpuDescription, func(m *apm.NodeMetrics) float64 { return m.CPU }),
+	engine.Int64Field(attrMemoryUsed, memoryUsedDescription, func(m *apm.NodeMetrics) int64 { return m.MemoryUsed }),
+	engine.Int64Field(attrMemoryTotal, "Memory of the node, in MB.", func(m *apm.NodeMetrics) int64 { return m.MemoryTotal }),
+	engine.Float64Field(attrDiskUsage, diskUsageDescription, func(m *apm.NodeMetrics) float64 { return m.DiskUsage }),
 }
 
 var newNodesMetricsDataSource = engine.NewListDataSource(listDataSourceType[apm.NodeMetrics]{
@@ -59,15 +59,15 @@ type nodeMetricsObject struct {
 }
 
 var wasServerSummaryFields = []engine.Field[apm.WASServerMetrics]{
-	engine.StringField("server_id", "The manager's `serverId` of the WAS server.", func(m *apm.WASServerMetrics) string { return m.ServerID }),
-	engine.Int64Field("heap_used", "JVM heap in use, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapUsed }),
-	engine.Int64Field("heap_max", "Maximum JVM heap, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapMax }),
-	engine.Int64Field("thread_active", "Active threads (a count).", func(m *apm.WASServerMetrics) int64 { return m.ThreadActive }),
+	engine.StringField(attrServerID, "The manager's `serverId` of the WAS server.", func(m *apm.WASServerMetrics) string { return m.ServerID }),
+	engine.Int64Field(attrHeapUsed, "JVM heap in use, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapUsed }),
+	engine.Int64Field(attrHeapMax, "Maximum JVM heap, in MB.", func(m *apm.WASServerMetrics) int64 { return m.HeapMax }),
+	engine.Int64Field(attrThreadActive, "Active threads (a count).", func(m *apm.WASServerMetrics) int64 { return m.ThreadActive }),
 }
 
 var webServerSummaryFields = []engine.Field[apm.WebServerMetrics]{
-	engine.StringField("server_id", "The manager's `serverId` of the web server.", func(m *apm.WebServerMetrics) string { return m.ServerID }),
-	engine.Int64Field("connections", "Open connections (a count).", func(m *apm.WebServerMetrics) int64 { return m.Connections }),
+	engine.StringField(attrServerID, "The manager's `serverId` of the web server.", func(m *apm.WebServerMetrics) string { return m.ServerID }),
+	engine.Int64Field(attrConnections, "Open connections (a count).", func(m *apm.WebServerMetrics) int64 { return m.Connections }),
 }
 
 // serversList is a list of the node's servers, null when include_servers is not true.
@@ -77,16 +77,16 @@ func serversList[E any](name, description string, items []engine.Field[E], get f
 }
 
 var nodeMetricsFields = []engine.Field[nodeMetricsObject]{
-	engine.StringField("system_name", "Name of the node's system.", func(m *nodeMetricsObject) string { return m.SystemName }).
+	engine.StringField(attrSystemName, "Name of the node's system.", func(m *nodeMetricsObject) string { return m.SystemName }).
 		Validate(systemNameValidators()...),
-	engine.StringField("node_name", "Name of the node.", func(m *nodeMetricsObject) string { return m.NodeName }).
+	engine.StringField(attrNodeName, "Name of the node.", func(m *nodeMetricsObject) string { return m.NodeName }).
 		Validate(nodeNameValidators()...),
-	engine.Float64Field("cpu", cpuDescription, func(m *nodeMetricsObject) float64 { return m.CPU }),
-	engine.Int64Field("memory_used", memoryUsedDescription, func(m *nodeMetricsObject) int64 { return m.MemoryUsed }),
-	engine.Int64Field("memory_total", "Memory of the node, in MB.", func(m *nodeMetricsObject) int64 { return m.MemoryTotal }),
-	engine.Float64Field("disk_usage", diskUsageDescription, func(m *nodeMetricsObject) float64 { return m.DiskUsage }),
-	engine.Float64Field("network_in", "Incoming network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkIn }),
-	engine.Float64Field("network_out", "Outgoing network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkOut }),
+	engine.Float64Field(attrCPU, cpuDescription, func(m *nodeMetricsObject) float64 { return m.CPU }),
+	engine.Int64Field(attrMemoryUsed, memoryUsedDescription, func(m *nodeMetricsObject) int64 { return m.MemoryUsed }),
+	engine.Int64Field(attrMemoryTotal, "Memory of the node, in MB.", func(m *nodeMetricsObject) int64 { return m.MemoryTotal }),
+	engine.Float64Field(attrDiskUsage, diskUsageDescription, func(m *nodeMetricsObject) float64 { return m.DiskUsage }),
+	engine.Float64Field(attrNetworkIn, "Incoming network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkIn }),
+	engine.Float64Field(attrNetworkOut, "Outgoing network traffic, in bytes per second.", func(m *nodeMetricsObject) float64 { return m.NetworkOut }),
 	serversList("was_servers", "The node's WAS servers, sorted by server id, when `include_servers` is `true` (null otherwise).",
 		wasServerSummaryFields, func(a *apm.NodeMetricsAll) []apm.WASServerMetrics { return a.WASServers }),
 	serversList("web_servers", "The node's web servers, sorted by server id, when `include_servers` is `true` (null otherwise).",
@@ -99,9 +99,9 @@ var newNodeMetricsDataSource = engine.NewDataSource(dataSourceType[nodeMetricsOb
 		"`include_servers = true` those of its WAS and web servers too (`.../all`, one request). " +
 		"Naming a system or node that does not exist is an error.",
 	Fields: nodeMetricsFields,
-	Keys:   []string{"system_name", "node_name"},
+	Keys:   []string{attrSystemName, attrNodeName},
 	Args: map[string]dschema.Attribute{
-		"include_servers": dschema.BoolAttribute{
+		attrIncludeServers: dschema.BoolAttribute{
 			MarkdownDescription: "Whether to read the metrics of the node's WAS and web servers too, into `was_servers` and " +
 				"`web_servers` (session servers are not part of them). Defaults to `false`.",
 			Optional: true,
@@ -111,9 +111,9 @@ var newNodeMetricsDataSource = engine.NewDataSource(dataSourceType[nodeMetricsOb
 })
 
 func readNodeMetrics(ctx context.Context, m *conn, config engine.Attrs) (*nodeMetricsObject, error) {
-	systemName, nodeName := config.Str("system_name"), config.Str("node_name")
+	systemName, nodeName := config.Str(attrSystemName), config.Str(attrNodeName)
 	var include bool
-	if v := config["include_servers"]; v.IsKnown() && !v.IsNull() {
+	if v := config[attrIncludeServers]; v.IsKnown() && !v.IsNull() {
 		if err := v.As(&include); err != nil {
 			return nil, fmt.Errorf("include_servers: %w", err)
 		}
@@ -145,11 +145,11 @@ type serverMetrics[M any] struct {
 // serverKeyFields are the lookup keys of a server's metrics.
 func serverKeyFields[M any](kind string) []engine.Field[serverMetrics[M]] {
 	return []engine.Field[serverMetrics[M]]{
-		engine.StringField("system_name", "Name of the server's system.", func(s *serverMetrics[M]) string { return s.SystemName }).
+		engine.StringField(attrSystemName, "Name of the server's system.", func(s *serverMetrics[M]) string { return s.SystemName }).
 			Validate(systemNameValidators()...),
-		engine.StringField("node_name", "Name of the server's node.", func(s *serverMetrics[M]) string { return s.NodeName }).
+		engine.StringField(attrNodeName, "Name of the server's node.", func(s *serverMetrics[M]) string { return s.NodeName }).
 			Validate(nodeNameValidators()...),
-		engine.StringField("server_id", "The manager's `serverId` of the "+kind+" server.", func(s *serverMetrics[M]) string { return s.ServerID }).
+		engine.StringField(attrServerID, "The manager's `serverId` of the "+kind+" server.", func(s *serverMetrics[M]) string { return s.ServerID }).
 			Validate(serverIDValidators()...),
 	}
 }
@@ -163,9 +163,9 @@ func serverMetricsDataSource[M any](kind, path string, fields []engine.Field[ser
 		Description: "Reads the current metrics of one " + kind + " server (`GET " + path + "`). A stopped server carries no load. " +
 			"Naming a system, node or server that does not exist (or a server of another kind) is an error.",
 		Fields: append(serverKeyFields[M](kind), fields...),
-		Keys:   []string{"system_name", "node_name", "server_id"},
+		Keys:   []string{attrSystemName, attrNodeName, attrServerID},
 		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverMetrics[M], error) {
-			s := serverMetrics[M]{SystemName: config.Str("system_name"), NodeName: config.Str("node_name"), ServerID: config.Str("server_id")}
+			s := serverMetrics[M]{SystemName: config.Str(attrSystemName), NodeName: config.Str(attrNodeName), ServerID: config.Str(attrServerID)}
 			v, err := read(ctx, m, s.SystemName, s.NodeName, s.ServerID)
 			if err != nil {
 				return nil, err
@@ -180,12 +180,12 @@ type wasServerMetrics = serverMetrics[apm.WASServerMetrics]
 
 var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
 	[]engine.Field[wasServerMetrics]{
-		engine.Int64Field("heap_used", "JVM heap in use, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapUsed }),
-		engine.Int64Field("heap_max", "Maximum JVM heap, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapMax }),
-		engine.Int64Field("thread_active", "Active threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadActive }),
-		engine.Int64Field("thread_max", "Maximum threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadMax }),
-		engine.Int64Field("gc_count", "Garbage collections over the last minute (a count).", func(s *wasServerMetrics) int64 { return s.M.GCCount }),
-		engine.Int64Field("gc_time", "Time spent in garbage collection over the last minute, in milliseconds.",
+		engine.Int64Field(attrHeapUsed, "JVM heap in use, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapUsed }),
+		engine.Int64Field(attrHeapMax, "Maximum JVM heap, in MB.", func(s *wasServerMetrics) int64 { return s.M.HeapMax }),
+		engine.Int64Field(attrThreadActive, "Active threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadActive }),
+		engine.Int64Field(attrThreadMax, "Maximum threads (a count).", func(s *wasServerMetrics) int64 { return s.M.ThreadMax }),
+		engine.Int64Field(attrGCCount, "Garbage collections over the last minute (a count).", func(s *wasServerMetrics) int64 { return s.M.GCCount }),
+		engine.Int64Field(attrGCTime, "Time spent in garbage collection over the last minute, in milliseconds.",
 			func(s *wasServerMetrics) int64 { return s.M.GCTime }),
 	},
 	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
@@ -195,10 +195,10 @@ var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/
 // webTrafficFields are the metrics of web servers and web containers.
 func webTrafficFields[T any](traffic func(*T) *apm.WebTraffic) []engine.Field[T] {
 	return []engine.Field[T]{
-		engine.Int64Field("connections", "Open connections (a count).", func(o *T) int64 { return traffic(o).Connections }),
-		engine.Float64Field("requests_per_sec", "Requests, in requests per second.", func(o *T) float64 { return traffic(o).RequestsPerSec }),
-		engine.Int64Field("bytes_in", "Incoming traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesIn }),
-		engine.Int64Field("bytes_out", "Outgoing traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesOut }),
+		engine.Int64Field(attrConnections, "Open connections (a count).", func(o *T) int64 { return traffic(o).Connections }),
+		engine.Float64Field(attrRequestsPerSec, "Requests, in requests per second.", func(o *T) float64 { return traffic(o).RequestsPerSec }),
+		engine.Int64Field(attrBytesIn, "Incoming traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesIn }),
+		engine.Int64Field(attrBytesOut, "Outgoing traffic, in bytes per second.", func(o *T) int64 { return traffic(o).BytesOut }),
 	}
 }
 
@@ -214,9 +214,9 @@ type sessionServerMetrics = serverMetrics[apm.SessionServerMetrics]
 
 var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/meters/session/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
 	[]engine.Field[sessionServerMetrics]{
-		engine.Int64Field("active_sessions", "Active sessions (a count).", func(s *sessionServerMetrics) int64 { return s.M.ActiveSessions }),
-		engine.Int64Field("memory_used", memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
-		engine.Int64Field("memory_max", "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
+		engine.Int64Field(attrActiveSessions, "Active sessions (a count).", func(s *sessionServerMetrics) int64 { return s.M.ActiveSessions }),
+		engine.Int64Field(attrMemoryUsed, memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
+		engine.Int64Field(attrMemoryMax, "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
 	},
 	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
 		return m.SessionServerMetrics(ctx, systemName, nodeName, serverID)
@@ -226,7 +226,7 @@ var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/met
 // apm_container_servers.
 
 func hostNameField[T any](get func(*T) string) engine.Field[T] {
-	return engine.StringField("host_name", "Host name of the container: the `server_name` of its server in `apm_container_servers`.", get)
+	return engine.StringField(attrHostName, "Host name of the container: the `server_name` of its server in `apm_container_servers`.", get)
 }
 
 var newWASContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.WASContainerMetrics]{
@@ -235,14 +235,14 @@ var newWASContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 		"Naming a host that is no WAS container is an error.",
 	Fields: []engine.Field[apm.WASContainerMetrics]{
 		hostNameField(func(c *apm.WASContainerMetrics) string { return c.HostName }),
-		engine.Float64Field("cpu", cpuDescription, func(c *apm.WASContainerMetrics) float64 { return c.CPU }),
-		engine.Int64Field("memory_used", memoryUsedDescription, func(c *apm.WASContainerMetrics) int64 { return c.MemoryUsed }),
-		engine.Int64Field("memory_max", "Maximum memory, in MB.", func(c *apm.WASContainerMetrics) int64 { return c.MemoryMax }),
-		engine.Int64Field("thread_count", "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
+		engine.Float64Field(attrCPU, cpuDescription, func(c *apm.WASContainerMetrics) float64 { return c.CPU }),
+		engine.Int64Field(attrMemoryUsed, memoryUsedDescription, func(c *apm.WASContainerMetrics) int64 { return c.MemoryUsed }),
+		engine.Int64Field(attrMemoryMax, "Maximum memory, in MB.", func(c *apm.WASContainerMetrics) int64 { return c.MemoryMax }),
+		engine.Int64Field(attrThreadCount, "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
 	},
-	Keys: []string{"host_name"},
+	Keys: []string{attrHostName},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.WASContainerMetrics, error) {
-		return m.WASContainerMetrics(ctx, config.Str("host_name"))
+		return m.WASContainerMetrics(ctx, config.Str(attrHostName))
 	},
 })
 
@@ -252,8 +252,8 @@ var newWebContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 		"Naming a host that is no web container is an error.",
 	Fields: append([]engine.Field[apm.WebContainerMetrics]{hostNameField(func(c *apm.WebContainerMetrics) string { return c.HostName })},
 		webTrafficFields(func(c *apm.WebContainerMetrics) *apm.WebTraffic { return &c.WebTraffic })...),
-	Keys: []string{"host_name"},
+	Keys: []string{attrHostName},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.WebContainerMetrics, error) {
-		return m.WebContainerMetrics(ctx, config.Str("host_name"))
+		return m.WebContainerMetrics(ctx, config.Str(attrHostName))
 	},
 })

@@ -27,28 +27,28 @@ type nodeObject struct {
 }
 
 var nodeFields = []engine.Field[nodeObject]{
-	engine.StringField("id", "`<system_id>/<name>`. It stays the same when the system is renamed.",
-		func(n *nodeObject) string { return n.SystemID + "/" + n.NodeName }).DerivedFrom(engine.Joined("system_id", "name")),
-	engine.StringField("system_id", "The `id` of the node's system, such as `apm_system.example.id`.",
+	engine.StringField(attrID, "`<system_id>/<name>`. It stays the same when the system is renamed.",
+		func(n *nodeObject) string { return n.SystemID + "/" + n.NodeName }).DerivedFrom(engine.Joined(attrSystemID, attrName)),
+	engine.StringField(attrSystemID, "The `id` of the node's system, such as `apm_system.example.id`.",
 		func(n *nodeObject) string { return n.SystemID }).Replacing().Validate(stringvalidator.LengthAtLeast(1), systemRefValidator()),
-	engine.StringField("system_name", "Name of the node's system.", func(n *nodeObject) string { return n.SystemName }).In(engine.Observed),
-	engine.StringField("name", "Name of the node: 1 to 63 letters, digits, `.`, `-` or `_`.",
+	engine.StringField(attrSystemName, "Name of the node's system.", func(n *nodeObject) string { return n.SystemName }).In(engine.Observed),
+	engine.StringField(attrName, "Name of the node: 1 to 63 letters, digits, `.`, `-` or `_`.",
 		func(n *nodeObject) string { return n.NodeName }).Replacing().Validate(nodeNameValidators()...),
-	engine.StringField("host_ip", "IPv4 or IPv6 address of the node's host.",
+	engine.StringField(attrHostIP, "IPv4 or IPv6 address of the node's host.",
 		func(n *nodeObject) string { return n.HostIP }).Input().Validate(ipAddressValidator()).SameString(sameIP),
-	engine.Int64Field("agent_port", "Port of the node agent, 1 to 65535.",
+	engine.Int64Field(attrAgentPort, "Port of the node agent, 1 to 65535.",
 		func(n *nodeObject) int64 { return n.AgentPort }).Input().ValidateInt64(portValidators()...),
-	engine.StringField("node_id", "The manager's `nodeId`, with which it modifies and deletes the node (the node's name where the manager reports none).",
+	engine.StringField(attrNodeID, "The manager's `nodeId`, with which it modifies and deletes the node (the node's name where the manager reports none).",
 		func(n *nodeObject) string { return n.NodeID }).In(engine.InResource | engine.InDetail),
-	engine.StringField("status", "Status of the node as the manager reports it, for example `running`.",
+	engine.StringField(attrStatus, "Status of the node as the manager reports it, for example `running`.",
 		func(n *nodeObject) string { return n.Status }).In(engine.Observed),
 	engine.ListField("servers", "The servers on the node.", nodeServerFields, func(n *nodeObject) []apm.NodeServer { return n.Servers }).In(engine.InDetail),
 }
 
 var nodeServerFields = []engine.Field[apm.NodeServer]{
-	engine.StringField("server_id", "Identifier of the server on the node.", func(s *apm.NodeServer) string { return s.ServerID }),
-	engine.StringField("server_type", "Kind of server as the manager reports it.", func(s *apm.NodeServer) string { return s.ServerType }),
-	engine.StringField("status", "Status of the server, for example `running` or `stopped`.", func(s *apm.NodeServer) string { return s.Status }),
+	engine.StringField(attrServerID, "Identifier of the server on the node.", func(s *apm.NodeServer) string { return s.ServerID }),
+	engine.StringField(attrServerType, "Kind of server as the manager reports it.", func(s *apm.NodeServer) string { return s.ServerType }),
+	engine.StringField(attrStatus, "Status of the server, for example `running` or `stopped`.", func(s *apm.NodeServer) string { return s.Status }),
 }
 
 var newNodeResource = engine.NewResource(nodeType)
@@ -61,22 +61,22 @@ var nodeType = resourceType[nodeObject]{
 	ImportID: importID{
 		Parts: []idPart{
 			{
-				Attr: "system_id", Form: "<system>", Accepts: "the system's name or id",
+				Attr: attrSystemID, Form: "<system>", Accepts: "the system's name or id",
 				Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
 			},
-			{Attr: "name", Form: "<name>"},
+			{Attr: attrName, Form: "<name>"},
 		},
 		Example: "shop/web-01",
 	},
 	DeleteTimeout: 10 * time.Minute,
 	Describe: func(a engine.Attrs) string {
-		return fmt.Sprintf("node %q of system %s", a.Str("name"), a.Str("system_id"))
+		return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))
 	},
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.onSystem(ctx, plan.Str("system_id"), func(systemName string) error {
+		return m.onSystem(ctx, plan.Str(attrSystemID), func(systemName string) error {
 			return m.CreateNode(ctx, apm.CreateNodeRequest{
-				NodeName: plan.Str("name"), SystemName: systemName,
-				HostIP: plan.Str("host_ip"), AgentPort: plan.Int64("agent_port"),
+				NodeName: plan.Str(attrName), SystemName: systemName,
+				HostIP: plan.Str(attrHostIP), AgentPort: plan.Int64(attrAgentPort),
 			})
 		})
 	},
@@ -84,7 +84,7 @@ var nodeType = resourceType[nodeObject]{
 	CheckPlan: checkNodeSystem,
 	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
 		return m.onNode(ctx, state, func(systemName, nodeID string) error {
-			return m.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.Str("host_ip"), AgentPort: plan.Int64("agent_port")})
+			return m.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.Str(attrHostIP), AgentPort: plan.Int64(attrAgentPort)})
 		})
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
@@ -106,9 +106,9 @@ var nodeType = resourceType[nodeObject]{
 // checkNodeSystem fails the plan of a node whose system_id names no system, when the
 // provider has seen all systems (at configure); an id still unknown waits for apply.
 func checkNodeSystem(_ context.Context, m *conn, plan, _ engine.Attrs, diags *diag.Diagnostics) {
-	id := plan.Str("system_id")
-	if plan.Known("system_id") && m.systems.missing(id) {
-		diags.AddAttributeError(path.Root("system_id"), "Unknown system",
+	id := plan.Str(attrSystemID)
+	if plan.Known(attrSystemID) && m.systems.missing(id) {
+		diags.AddAttributeError(path.Root(attrSystemID), "Unknown system",
 			fmt.Sprintf("No system has the id %q. Refer to a system by its id, such as apm_system.example.id or data.apm_system.example.id, not by its name.", id))
 	}
 }
@@ -116,23 +116,23 @@ func checkNodeSystem(_ context.Context, m *conn, plan, _ engine.Attrs, diags *di
 // readNode reads the node that state identifies: one GET when its system's name is known.
 func readNode(ctx context.Context, m *conn, state engine.Attrs) (*nodeObject, error) {
 	var node *apm.Node
-	err := m.onSystem(ctx, state.Str("system_id"), func(systemName string) (err error) {
-		node, err = m.GetNode(ctx, systemName, state.Str("name"))
+	err := m.onSystem(ctx, state.Str(attrSystemID), func(systemName string) (err error) {
+		node, err = m.GetNode(ctx, systemName, state.Str(attrName))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &nodeObject{Node: *node, SystemID: state.Str("system_id")}, nil
+	return &nodeObject{Node: *node, SystemID: state.Str(attrSystemID)}, nil
 }
 
 // onNode runs a write addressed by nodeId. A node recorded without its nodeId (its read
 // back failed) is read first.
 func (m *conn) onNode(ctx context.Context, state engine.Attrs, call func(systemName, nodeID string) error) error {
-	return m.onSystem(ctx, state.Str("system_id"), func(systemName string) error {
-		nodeID := state.Str("node_id")
+	return m.onSystem(ctx, state.Str(attrSystemID), func(systemName string) error {
+		nodeID := state.Str(attrNodeID)
 		if nodeID == "" {
-			n, err := m.GetNode(ctx, systemName, state.Str("name"))
+			n, err := m.GetNode(ctx, systemName, state.Str(attrName))
 			if err != nil {
 				return err
 			}
@@ -146,14 +146,14 @@ var newNodeDataSource = engine.NewDataSource(dataSourceType[nodeObject]{
 	Name:        "node",
 	Description: "Reads one node of a system, with the servers on it.",
 	Fields:      nodeFields,
-	Keys:        []string{"system_name", "name"},
+	Keys:        []string{attrSystemName, attrName},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*nodeObject, error) {
-		systemName := config.Str("system_name")
+		systemName := config.Str(attrSystemName)
 		system, err := m.systemNamed(ctx, systemName)
 		if err != nil {
 			return nil, err
 		}
-		node, err := m.GetNode(ctx, systemName, config.Str("name"))
+		node, err := m.GetNode(ctx, systemName, config.Str(attrName))
 		if err != nil {
 			return nil, err
 		}
@@ -167,14 +167,14 @@ var newNodesDataSource = engine.NewListDataSource(listDataSourceType[nodeObject]
 	ListName:        "nodes",
 	ListDescription: "The nodes.",
 	Fields:          nodeFields,
-	Filters:         map[string]dschema.Attribute{"system_name": optionalString("Only list the nodes of this system.", systemNameValidators()...)},
+	Filters:         map[string]dschema.Attribute{attrSystemName: optionalString("Only list the nodes of this system.", systemNameValidators()...)},
 	List:            listNodes,
 	Imports:         nodeType.Target(),
 })
 
 // listNodes lists the nodes (one GET) with their systems' ids (one more).
 func listNodes(ctx context.Context, m *conn, config engine.Attrs) ([]nodeObject, error) {
-	only := config.Str("system_name")
+	only := config.Str(attrSystemName)
 	ids, err := m.systemIDs(ctx, only)
 	if err != nil {
 		return nil, err

@@ -27,9 +27,9 @@ func (v notificationFilterValidator) MarkdownDescription(ctx context.Context) st
 
 func (notificationFilterValidator) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var inner datasource.ValidateConfigResponse
-	datasourcevalidator.Conflicting(path.MatchRoot("interval"), path.MatchRoot("date_time")).ValidateDataSource(ctx, req, &inner)
+	datasourcevalidator.Conflicting(path.MatchRoot(attrInterval), path.MatchRoot(attrDateTime)).ValidateDataSource(ctx, req, &inner)
 	if inner.Diagnostics.HasError() {
-		resp.Diagnostics.AddAttributeError(path.Root("date_time"), "Conflicting notification filters",
+		resp.Diagnostics.AddAttributeError(path.Root(attrDateTime), "Conflicting notification filters",
 			"interval and date_time are alternatives: interval selects the notifications of the last N minutes, "+
 				"date_time those created at or after a time (yyyyMMddHHmmss). Set only one of them.")
 	}
@@ -41,10 +41,10 @@ type notificationObject struct {
 }
 
 var notificationFields = append([]engine.Field[notificationObject]{
-	engine.Int64Field("id", "The manager's id of the notification; newer ones have higher ids.", func(n *notificationObject) int64 { return n.ID }),
+	engine.Int64Field(attrID, "The manager's id of the notification; newer ones have higher ids.", func(n *notificationObject) int64 { return n.ID }),
 	engine.StringField("type", "Severity: `INFO`, `WARNING` or `CRITICAL`.", func(n *notificationObject) string { return n.Type }),
-	engine.StringField("message", "What happened.", func(n *notificationObject) string { return n.Message }),
-	engine.StringField("target_name", "The node or server concerned.", func(n *notificationObject) string { return n.TargetName }),
+	engine.StringField(attrMessage, "What happened.", func(n *notificationObject) string { return n.Message }),
+	engine.StringField(attrTargetName, "The node or server concerned.", func(n *notificationObject) string { return n.TargetName }),
 }, createdAtFields("yyyyMMddHHmmss", func(n *notificationObject) apm.Timestamp { return n.CreatedAt },
 	func(n *notificationObject) *time.Location { return n.zone })...)
 
@@ -57,18 +57,18 @@ var newNotificationsDataSource = engine.NewListDataSource(listDataSourceType[not
 	ListDescription: "The notifications, newest first.",
 	Fields:          notificationFields,
 	Filters: map[string]dschema.Attribute{
-		"interval": optionalInt64("Only the notifications of the last `interval` minutes (at least `1`). Conflicts with `date_time`.",
+		attrInterval: optionalInt64("Only the notifications of the last `interval` minutes (at least `1`). Conflicts with `date_time`.",
 			int64validator.AtLeast(1)),
-		"date_time": optionalString("Only the notifications created at or after this time of the manager's clock, as `yyyyMMddHHmmss` "+
+		attrDateTime: optionalString("Only the notifications created at or after this time of the manager's clock, as `yyyyMMddHHmmss` "+
 			"(the manager's local time, without zone). Conflicts with `interval`.", compactRule),
-		"limit": optionalInt64("At most this many notifications, the newest (at least `1`). Without it, all that the manager keeps.",
+		attrLimit: optionalInt64("At most this many notifications, the newest (at least `1`). Without it, all that the manager keeps.",
 			int64validator.AtLeast(1)),
 	},
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]notificationObject, error) {
 		filter := apm.NotificationFilter{
-			Interval: time.Duration(config.Int64("interval")) * time.Minute,
-			DateTime: wallClock(config.Str("date_time"), apm.LayoutCompact),
-			Limit:    int(config.Int64("limit")),
+			Interval: time.Duration(config.Int64(attrInterval)) * time.Minute,
+			DateTime: wallClock(config.Str(attrDateTime), apm.LayoutCompact),
+			Limit:    int(config.Int64(attrLimit)),
 		}
 		list, err := m.ListNotifications(ctx, filter)
 		if err != nil {

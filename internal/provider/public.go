@@ -11,9 +11,9 @@ import (
 // which also makes them a check that the endpoint is reachable.
 
 var publicNodeFields = []engine.Field[apm.PublicNode]{
-	engine.StringField("node_id", "Node identifier.", func(n *apm.PublicNode) string { return n.NodeID }),
-	engine.StringField("name", "Node name.", func(n *apm.PublicNode) string { return n.NodeName }),
-	engine.StringField("system_name", "System name.", func(n *apm.PublicNode) string { return n.SystemName }),
+	engine.StringField(attrNodeID, "Node identifier.", func(n *apm.PublicNode) string { return n.NodeID }),
+	engine.StringField(attrName, "Node name.", func(n *apm.PublicNode) string { return n.NodeName }),
+	engine.StringField(attrSystemName, "System name.", func(n *apm.PublicNode) string { return n.SystemName }),
 	engine.StringField("connection_status", "`connected` or `disconnected`.", func(n *apm.PublicNode) string { return n.ConnectionStatus }),
 	engine.StringField("ip_address", "IP address.", func(n *apm.PublicNode) string { return n.IPAddress }),
 }
@@ -34,7 +34,7 @@ var newPublicNodesDataSource = engine.NewListDataSource(listDataSourceType[apm.P
 var managerInfoFields = []engine.Field[apm.ManagerInfo]{
 	engine.StringField("version", "Version of the manager.", func(i *apm.ManagerInfo) string { return i.Version }),
 	engine.StringField("patch_version", "Patch level of the manager.", func(i *apm.ManagerInfo) string { return i.PatchVersion }),
-	engine.StringField("status", "Status of the manager, for example `running`.", func(i *apm.ManagerInfo) string { return i.Status }),
+	engine.StringField(attrStatus, "Status of the manager, for example `running`.", func(i *apm.ManagerInfo) string { return i.Status }),
 	engine.BoolField("ha_mode", "Whether the manager runs in high-availability mode.", func(i *apm.ManagerInfo) bool { return i.HAMode }),
 }
 

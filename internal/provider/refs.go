@@ -13,7 +13,7 @@ import (
 
 // serverIdentity is <system>/<node>/<server_id>, the system by name or id.
 var serverNodePart = idPart{
-	Attr: "node_id", Form: "<system>/<node>", Pieces: 2, Accepts: "the system's name or id",
+	Attr: attrNodeID, Form: "<system>/<node>", Pieces: 2, Accepts: "the system's name or id",
 	Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
 		return m.resolveUnderSystem(ctx, ref)
 	},

@@ -19,23 +19,23 @@ type registerableObject struct {
 }
 
 var registerableFields = []engine.Field[registerableObject]{
-	engine.StringField("server_id", "The manager's `serverId` of the server: `server_id` of the `apm_<kind>_server` that registers it.",
+	engine.StringField(attrServerID, "The manager's `serverId` of the server: `server_id` of the `apm_<kind>_server` that registers it.",
 		func(s *registerableObject) string { return s.ServerID }),
-	engine.StringField("node_id", "The `id` of the server's node (`<system_id>/<node>`), as `node_id` of the `apm_<kind>_server` that registers it takes it.",
+	engine.StringField(attrNodeID, "The `id` of the server's node (`<system_id>/<node>`), as `node_id` of the `apm_<kind>_server` that registers it takes it.",
 		func(s *registerableObject) string { return s.SystemID + "/" + s.NodeName }),
 	engine.StringField("server_ip", "IP address of the server (WAS and web servers; null for session servers).",
 		func(s *registerableObject) string { return s.ServerIP }).ZeroIsNull(),
-	engine.StringField("server_type", "Edition of a WAS server: `Standard` or `Enterprise` (null for the other kinds).",
+	engine.StringField(attrServerType, "Edition of a WAS server: `Standard` or `Enterprise` (null for the other kinds).",
 		func(s *registerableObject) string { return string(s.Edition) }).ZeroIsNull(),
-	engine.Int64Field("http_port", "HTTP port of the server (WAS and web servers; null for session servers).",
+	engine.Int64Field(attrHTTPPort, "HTTP port of the server (WAS and web servers; null for session servers).",
 		func(s *registerableObject) int64 { return s.HTTPPort }).ZeroIsNull(),
-	engine.Int64Field("ajp_port", "AJP port of a WAS server (null for the other kinds, or when it has none).",
+	engine.Int64Field(attrAJPPort, "AJP port of a WAS server (null for the other kinds, or when it has none).",
 		func(s *registerableObject) int64 { return s.AJPPort }).ZeroIsNull(),
-	engine.Int64Field("https_port", "HTTPS port of a web server (null for the other kinds, or when it has none).",
+	engine.Int64Field(attrHTTPSPort, "HTTPS port of a web server (null for the other kinds, or when it has none).",
 		func(s *registerableObject) int64 { return s.HTTPSPort }).ZeroIsNull(),
 	engine.StringField("server_home", "Directory a session server is installed in (null for the other kinds).",
 		func(s *registerableObject) string { return s.ServerHome }).ZeroIsNull(),
-	engine.StringField("status", "Status of a session server as the node reports it, such as `available` (null for the other kinds).",
+	engine.StringField(attrStatus, "Status of a session server as the node reports it, such as `available` (null for the other kinds).",
 		func(s *registerableObject) string { return s.Status }).ZeroIsNull(),
 }
 
@@ -49,9 +49,9 @@ var newRegisterableServersDataSource = engine.NewListDataSource(listDataSourceTy
 	ListDescription: "The registerable servers. Each kind reports only some of the attributes; the others are null.",
 	Fields:          registerableFields,
 	Filters: map[string]dschema.Attribute{
-		"kind":        requiredString("Kind of server: `was`, `web` or `session`.", stringvalidator.OneOf(serverKindNames()...)),
-		"system_name": requiredString("Name of the node's system.", systemNameValidators()...),
-		"node_name":   requiredString("Name of the node.", nodeNameValidators()...),
+		attrKind:       requiredString("Kind of server: `was`, `web` or `session`.", stringvalidator.OneOf(serverKindNames()...)),
+		attrSystemName: requiredString("Name of the node's system.", systemNameValidators()...),
+		attrNodeName:   requiredString("Name of the node.", nodeNameValidators()...),
 	},
 	List: listRegisterableServers,
 })
@@ -59,7 +59,7 @@ var newRegisterableServersDataSource = engine.NewListDataSource(listDataSourceTy
 // listRegisterableServers reads the node's list (one GET), and the system's id where the
 // provider has not seen it yet (one more).
 func listRegisterableServers(ctx context.Context, m *conn, config engine.Attrs) ([]registerableObject, error) {
-	kind, systemName, nodeName := apm.ServerKind(config.Str("kind")), config.Str("system_name"), config.Str("node_name")
+	kind, systemName, nodeName := apm.ServerKind(config.Str(attrKind)), config.Str(attrSystemName), config.Str(attrNodeName)
 	systemID, err := m.systemID(ctx, systemName)
 	if err != nil {
 		return nil, err

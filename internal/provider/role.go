@@ -30,13 +30,13 @@ func actionTypesValue(r *apm.Role) tftypes.Value {
 const roleActionTypesDescription = "What the role allows: a non-empty set of `READ`, `WRITE` and `EXECUTE`."
 
 var roleFields = []engine.Field[apm.Role]{
-	engine.StringField("id", "The role's id, the same as `role_id`; refer to a role by it, as in `role_id = apm_role.example.id`.",
-		func(r *apm.Role) string { return r.AuthID }).In(engine.InResource).DerivedFrom(engine.Joined("role_id")),
-	engine.StringField("role_id", "The role's id (`authId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
+	engine.StringField(attrID, "The role's id, the same as `role_id`; refer to a role by it, as in `role_id = apm_role.example.id`.",
+		func(r *apm.Role) string { return r.AuthID }).In(engine.InResource).DerivedFrom(engine.Joined(attrRoleID)),
+	engine.StringField(attrRoleID, "The role's id (`authId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
 		func(r *apm.Role) string { return r.AuthID }).Replacing().Validate(adminIDValidators()...),
-	engine.StringField("name", "The role's name (`authNm`), 1 to 100 characters.",
+	engine.StringField(attrName, "The role's name (`authNm`), 1 to 100 characters.",
 		func(r *apm.Role) string { return r.AuthName }).Input().Validate(displayNameValidators()...),
-	engine.CustomField("action_types", rschema.SetAttribute{
+	engine.CustomField(attrActionTypes, rschema.SetAttribute{
 		MarkdownDescription: roleActionTypesDescription + " An action type changed outside Terraform shows in the next plan, and apply sets it back. Updated in place.",
 		ElementType:         types.StringType, Required: true,
 		Validators: []validator.Set{
@@ -46,7 +46,7 @@ var roleFields = []engine.Field[apm.Role]{
 	}, stringSetType, actionTypesValue).WithDataAttribute(actionTypesDataAttribute),
 	// The manager reports a role without a description as "": null, so that an imported
 	// role's generated configuration (which leaves it out) plans no change.
-	engine.StringField("description", "A description of the role, not empty. Left out, it is not managed; a role without a description reads as null.",
+	engine.StringField(attrDescription, "A description of the role, not empty. Left out, it is not managed; a role without a description reads as null.",
 		func(r *apm.Role) string { return r.Description }).In(engine.InResource | engine.InDetail).OptionalInput().ZeroIsNull().
 		Validate(stringvalidator.LengthAtLeast(1)),
 }
@@ -57,37 +57,37 @@ var roleType = resourceType[apm.Role]{
 		"Every change but `role_id` is made in place. The manager refuses to delete a role that is still granted: the delete waits " +
 		"for the grants to be revoked (by `apm_user_role` resources destroyed in the same run), then names the users that still hold it.",
 	Fields:        roleFields,
-	ImportID:      importID{Parts: []idPart{{Attr: "role_id", Form: "<role_id>"}}, Example: "operators"},
+	ImportID:      importID{Parts: []idPart{{Attr: attrRoleID, Form: "<role_id>"}}, Example: "operators"},
 	DeleteTimeout: engine.DefaultDeleteTimeout,
-	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str("role_id")) },
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str(attrRoleID)) },
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str("role_id"), AuthName: plan.Str("name"),
-			ActionTypes: actionTypesOf(plan), Description: plan.Str("description")})
+		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str(attrRoleID), AuthName: plan.Str(attrName),
+			ActionTypes: actionTypesOf(plan), Description: plan.Str(attrDescription)})
 	},
 	Read: func(ctx context.Context, m *conn, a engine.Attrs) (*apm.Role, error) {
-		return m.GetRole(ctx, a.Str("role_id"))
+		return m.GetRole(ctx, a.Str(attrRoleID))
 	},
 	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		upd := apm.RoleUpdate{AuthName: plan.Str("name"), ActionTypes: actionTypesOf(plan)}
+		upd := apm.RoleUpdate{AuthName: plan.Str(attrName), ActionTypes: actionTypesOf(plan)}
 		switch {
-		case plan.Known("description"):
-			d := plan.Str("description")
+		case plan.Known(attrDescription):
+			d := plan.Str(attrDescription)
 			upd.Description = &d
-		case state.Known("description"):
+		case state.Known(attrDescription):
 			// Left out now: the description set by Terraform is cleared.
 			upd.Description = new(string)
 		}
-		return m.ModifyRole(ctx, state.Str("role_id"), upd)
+		return m.ModifyRole(ctx, state.Str(attrRoleID), upd)
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteRole(ctx, state.Str("role_id"))
+		return m.DeleteRole(ctx, state.Str(attrRoleID))
 	},
 	Blockers: roleHolders,
 }
 
 // actionTypesOf is the action types a plan declares, in the manager's order.
 func actionTypesOf(a engine.Attrs) []apm.ActionType {
-	have := stringsOf(a["action_types"])
+	have := stringsOf(a[attrActionTypes])
 	out := make([]apm.ActionType, 0, len(have))
 	for _, v := range actionTypeValues {
 		if slices.Contains(have, v) {
@@ -105,7 +105,7 @@ func roleHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, er
 	}
 	var names []string
 	for _, u := range users {
-		if slices.Contains(u.Roles, state.Str("role_id")) {
+		if slices.Contains(u.Roles, state.Str(attrRoleID)) {
 			names = append(names, fmt.Sprintf("user %q", u.UserID))
 		}
 	}
@@ -119,9 +119,9 @@ var newRoleDataSource = engine.NewDataSource(dataSourceType[apm.Role]{
 	Name:        "role",
 	Description: "Reads one role by `role_id`.",
 	Fields:      roleFields,
-	Keys:        []string{"role_id"},
+	Keys:        []string{attrRoleID},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Role, error) {
-		return m.GetRole(ctx, config.Str("role_id"))
+		return m.GetRole(ctx, config.Str(attrRoleID))
 	},
 })
 

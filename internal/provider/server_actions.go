@@ -73,7 +73,7 @@ func (k *serverKind) powerAction(op serverOperation) actionType {
 	fields := []engine.Field[engine.Attrs]{serverActionTarget(k)}
 	force := op.forceable && k.was
 	if force {
-		fields = append(fields, engine.InputField[engine.Attrs]("force", "Stop the server at once, without waiting for requests in progress "+
+		fields = append(fields, engine.InputField[engine.Attrs](attrForce, "Stop the server at once, without waiting for requests in progress "+
 			"(the manager's `force`, which only WAS servers have). Defaults to `false`.", tftypes.Bool).WithDefault(false))
 	}
 	return actionType{
@@ -84,11 +84,11 @@ func (k *serverKind) powerAction(op serverOperation) actionType {
 		Fields:  fields,
 		Timeout: defaultPowerTimeout,
 		Describe: func(config engine.Attrs) string {
-			return op.verb + " " + k.named(config.Str("server_id"))
+			return op.verb + " " + k.named(config.Str(attrServerID))
 		},
 		Invoke: func(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
-			return m.onServerRef(ctx, k.kind, config.Str("server_id"), func(ref apm.ServerRef) error {
-				return op.run(ctx, m, ref, force && config.Bool("force"), progress)
+			return m.onServerRef(ctx, k.kind, config.Str(attrServerID), func(ref apm.ServerRef) error {
+				return op.run(ctx, m, ref, force && config.Bool(attrForce), progress)
 			})
 		},
 	}
@@ -96,7 +96,7 @@ func (k *serverKind) powerAction(op serverOperation) actionType {
 
 // serverActionTarget is the server_id argument of the actions on a server of kind k.
 func serverActionTarget(k *serverKind) engine.Field[engine.Attrs] {
-	return engine.InputField[engine.Attrs]("server_id", fmt.Sprintf("The `id` of the %s, such as `apm_%s.example.id` (`<system_id>/<node>/<server_id>`).", k.label, k.name),
+	return engine.InputField[engine.Attrs](attrServerID, fmt.Sprintf("The `id` of the %s, such as `apm_%s.example.id` (`<system_id>/<node>/<server_id>`).", k.label, k.name),
 		tftypes.String).Validate(serverRefValidator(string(k.kind)))
 }
 

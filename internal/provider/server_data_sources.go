@@ -17,13 +17,13 @@ func (k *serverKind) dataSource() func() datasource.DataSource {
 		Name:        k.name,
 		Description: fmt.Sprintf("Reads one %s by system, node and server id, with its status.", k.label),
 		Fields:      k.fields(),
-		Keys:        []string{"system_name", "node_name", "server_id"},
+		Keys:        []string{attrSystemName, attrNodeName, attrServerID},
 		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverObject, error) {
-			system, err := m.systemNamed(ctx, config.Str("system_name"))
+			system, err := m.systemNamed(ctx, config.Str(attrSystemName))
 			if err != nil {
 				return nil, err
 			}
-			srv, err := m.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.Str("server_id"), NodeName: config.Str("node_name"), SystemName: system.SystemName})
+			srv, err := m.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.Str(attrServerID), NodeName: config.Str(attrNodeName), SystemName: system.SystemName})
 			if err != nil {
 				return nil, err
 			}
@@ -40,8 +40,8 @@ func (k *serverKind) listDataSource() func() datasource.DataSource {
 		ListDescription: fmt.Sprintf("The %ss.", k.label),
 		Fields:          k.fields(),
 		Filters: map[string]dschema.Attribute{
-			"system_name": optionalString("Only list the servers of this system.", systemNameValidators()...),
-			"node_name":   optionalString("Only list the servers of nodes with this name.", nodeNameValidators()...),
+			attrSystemName: optionalString("Only list the servers of this system.", systemNameValidators()...),
+			attrNodeName:   optionalString("Only list the servers of nodes with this name.", nodeNameValidators()...),
 		},
 		List:    k.list,
 		Imports: k.resourceType().Target(),
@@ -50,7 +50,7 @@ func (k *serverKind) listDataSource() func() datasource.DataSource {
 
 // list lists the kind's servers (one GET) with their systems' ids (one more).
 func (k *serverKind) list(ctx context.Context, m *conn, config engine.Attrs) ([]serverObject, error) {
-	system, node := config.Str("system_name"), config.Str("node_name")
+	system, node := config.Str(attrSystemName), config.Str(attrNodeName)
 	ids, err := m.systemIDs(ctx, system)
 	if err != nil {
 		return nil, err

@@ -56,7 +56,7 @@ type serverPort struct {
 }
 
 // httpPort is the first port of WAS and web servers.
-var httpPort = serverPort{"http_port", "HTTP port of the server, 1 to 65535.", engine.Everywhere,
+var httpPort = serverPort{attrHTTPPort, "HTTP port of the server, 1 to 65535.", engine.Everywhere,
 	func(s *apm.Server) int64 { return s.HTTPPort },
 	func(spec *apm.ServerSpec, set *apm.ServerSettings, p int64) { spec.HTTPPort, set.HTTPPort = p, p }}
 
@@ -84,18 +84,18 @@ func serverIDValidators() []validator.String {
 // fields is the kind's field table, shared by its resource and data sources.
 func (k *serverKind) fields() []engine.Field[serverObject] {
 	fs := []engine.Field[serverObject]{
-		engine.StringField("id", "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
-			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }).DerivedFrom(engine.Joined("node_id", "server_id")),
-		engine.StringField("node_id", "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
+		engine.StringField(attrID, "`<system_id>/<node>/<server_id>`. It stays the same when the system is renamed; parts of the server refer to it.",
+			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName + "/" + s.ServerID }).DerivedFrom(engine.Joined(attrNodeID, attrServerID)),
+		engine.StringField(attrNodeID, "The `id` of the server's node, such as `apm_node.example.id` (`<system_id>/<node>`).",
 			func(s *serverObject) string { return s.SystemID + "/" + s.NodeName }).Replacing().Validate(nodeRefValidator()),
-		engine.StringField("system_name", "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).In(engine.Observed),
-		engine.StringField("node_name", "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).In(engine.Observed),
-		engine.StringField("server_id", "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",
+		engine.StringField(attrSystemName, "Name of the server's system.", func(s *serverObject) string { return s.SystemName }).In(engine.Observed),
+		engine.StringField(attrNodeName, "Name of the server's node.", func(s *serverObject) string { return s.NodeName }).In(engine.Observed),
+		engine.StringField(attrServerID, "The manager's `serverId` of the server, unique on its node: 1 to 63 letters, digits, `.`, `-` or `_`.",
 			func(s *serverObject) string { return s.ServerID }).Replacing().Validate(serverIDValidators()...),
 		// The manager does not report how a server came to be, so an imported server's
 		// configuration (one that plan -generate-config-out writes) has no mode: left out, it
 		// means the choice that keeps the server's files, register.
-		engine.InputField[serverObject]("mode", "`install` to install a new server on the node, or `register` to register one the node already has "+
+		engine.InputField[serverObject](attrMode, "`install` to install a new server on the node, or `register` to register one the node already has "+
 			"(`apm_registerable_servers` lists them). Destroy uninstalls or deregisters accordingly; a deregistered server can be registered again. "+
 			"Left out, it means `register`: create registers the server, destroy deregisters it and leaves its files on the node, as for a server "+
 			"imported from a configuration that `plan -generate-config-out` wrote; setting `register` then, or leaving out a `register` that was set, "+
@@ -112,15 +112,15 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 	}
 	fs = append(fs, k.settings...)
 	fs = append(fs,
-		engine.StringField("state", "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
+		engine.StringField(attrState, "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
 			"a server started or stopped outside Terraform shows in the next plan. Left out, the running state is not managed.",
 			func(s *serverObject) string { return strings.ToLower(s.Status) }).In(engine.InResource).OptionalInput().AppliedBySettle().
 			Validate(stringvalidator.OneOf(stateRunning, stateStopped)),
-		engine.StringField("status", "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
+		engine.StringField(attrStatus, "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
 			func(s *serverObject) string { return s.Status }).In(engine.Observed),
 	)
 	if k.was {
-		fs = append(fs, engine.InputField[serverObject]("force_stop", "Stop the server at once, without waiting for requests in progress, "+
+		fs = append(fs, engine.InputField[serverObject](attrForceStop, "Stop the server at once, without waiting for requests in progress, "+
 			"when apply or destroy stops it. Defaults to `false`.", tftypes.Bool).OptionalInput().WithDefault(false))
 	}
 	return fs
@@ -139,7 +139,7 @@ func (k *serverKind) resourceType() resourceType[serverObject] {
 			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
 			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),
 		Fields:        k.fields(),
-		ImportID:      importID{Parts: []idPart{serverNodePart, {Attr: "server_id", Form: "<server_id>"}}, Example: k.example, Noun: "server"},
+		ImportID:      importID{Parts: []idPart{serverNodePart, {Attr: attrServerID, Form: "<server_id>"}}, Example: k.example, Noun: "server"},
 		DeleteTimeout: engine.DefaultDeleteTimeout * 2,
 		Describe:      k.describe,
 		Create:        k.create,
@@ -158,10 +158,10 @@ func (k *serverKind) resourceType() resourceType[serverObject] {
 // portsHeld are the ports of its node that a server declares. The ports of every kind live
 // on the node, so the manager refuses a second server on one of them.
 func (k *serverKind) portsHeld(plan engine.Attrs) []engine.Exclusive {
-	if !plan.Known("node_id") {
+	if !plan.Known(attrNodeID) {
 		return nil
 	}
-	nodeID := plan.Str("node_id")
+	nodeID := plan.Str(attrNodeID)
 	_, node, _ := splitNodeRef(nodeID)
 	var out []engine.Exclusive
 	for _, p := range k.ports {
@@ -206,21 +206,21 @@ func (v distinctPorts) ValidateResource(_ context.Context, req resource.Validate
 }
 
 func (k *serverKind) describe(a engine.Attrs) string {
-	_, node, _ := splitNodeRef(a.Str("node_id"))
-	return fmt.Sprintf("%s %q on node %q", k.label, a.Str("server_id"), node)
+	_, node, _ := splitNodeRef(a.Str(attrNodeID))
+	return fmt.Sprintf("%s %q on node %q", k.label, a.Str(attrServerID), node)
 }
 
-func (k *serverKind) force(a engine.Attrs) bool { return a.Bool("force_stop") }
+func (k *serverKind) force(a engine.Attrs) bool { return a.Bool(attrForceStop) }
 
 // onServer runs call with the reference of the server that a or its plan describes.
 func (k *serverKind) onServer(ctx context.Context, m *conn, a engine.Attrs, call func(ref apm.ServerRef) error) error {
-	return m.onNodeRef(ctx, a.Str("node_id"), func(systemName, nodeName string) error {
-		return call(apm.ServerRef{Kind: k.kind, ServerID: a.Str("server_id"), NodeName: nodeName, SystemName: systemName})
+	return m.onNodeRef(ctx, a.Str(attrNodeID), func(systemName, nodeName string) error {
+		return call(apm.ServerRef{Kind: k.kind, ServerID: a.Str(attrServerID), NodeName: nodeName, SystemName: systemName})
 	})
 }
 
 func (k *serverKind) read(ctx context.Context, m *conn, a engine.Attrs) (*serverObject, error) {
-	systemID, _, _ := splitNodeRef(a.Str("node_id"))
+	systemID, _, _ := splitNodeRef(a.Str(attrNodeID))
 	var srv *apm.Server
 	err := k.onServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
 		srv, err = m.GetServer(ctx, ref)
@@ -235,12 +235,12 @@ func (k *serverKind) read(ctx context.Context, m *conn, a engine.Attrs) (*server
 func (k *serverKind) create(ctx context.Context, m *conn, plan engine.Attrs) error {
 	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
 		spec := apm.ServerSpec{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName,
-			Edition: apm.Edition(plan.Str("server_type")), InstallRootPath: plan.Str("install_root_path")}
+			Edition: apm.Edition(plan.Str(attrServerType)), InstallRootPath: plan.Str(attrInstallRootPath)}
 		var ignored apm.ServerSettings
 		for _, p := range k.ports {
 			p.set(&spec, &ignored, plan.Int64(p.attr))
 		}
-		if plan.Str("mode") == modeInstall {
+		if plan.Str(attrMode) == modeInstall {
 			return m.InstallServer(ctx, k.kind, spec)
 		}
 		err := m.RegisterServer(ctx, k.kind, spec)
@@ -284,8 +284,8 @@ func (k *serverKind) update(ctx context.Context, m *conn, plan, state engine.Att
 			changed = true
 		}
 	}
-	if k.was && plan.Known("java_home") && !plan["java_home"].Equal(state["java_home"]) {
-		settings.JavaHome, changed = plan.Str("java_home"), true
+	if k.was && plan.Known(attrJavaHome) && !plan[attrJavaHome].Equal(state[attrJavaHome]) {
+		settings.JavaHome, changed = plan.Str(attrJavaHome), true
 	}
 	if !changed {
 		return nil
@@ -302,21 +302,21 @@ func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) err
 				return err
 			}
 		}
-		if k.was && plan.Known("java_home") {
+		if k.was && plan.Known(attrJavaHome) {
 			srv, err := m.GetServer(ctx, ref)
 			if err != nil {
 				return err
 			}
-			if srv.JavaHome != plan.Str("java_home") {
-				if err := m.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.Str("java_home")}); err != nil {
+			if srv.JavaHome != plan.Str(attrJavaHome) {
+				if err := m.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.Str(attrJavaHome)}); err != nil {
 					return err
 				}
 			}
 		}
-		if !plan.Known("state") {
+		if !plan.Known(attrState) {
 			return nil
 		}
-		return m.converge(ctx, ref, plan.Str("state"), k.force(plan), nil)
+		return m.converge(ctx, ref, plan.Str(attrState), k.force(plan), nil)
 	})
 }
 
@@ -324,7 +324,7 @@ func (k *serverKind) delete(ctx context.Context, m *conn, state engine.Attrs) er
 	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
 		// Without a mode (left out, or imported), deregistering keeps the server's files
 		// on the node: the safe choice.
-		if state.Str("mode") == modeInstall {
+		if state.Str(attrMode) == modeInstall {
 			return m.UninstallServer(ctx, ref)
 		}
 		return m.DeregisterServer(ctx, ref)
@@ -412,12 +412,12 @@ func (k *serverKind) blockers(ctx context.Context, m *conn, state engine.Attrs) 
 // registration of a server that an existing node does not offer.
 func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	// A server is registered unless its mode says install; an unknown mode tells nothing yet.
-	register := plan["mode"].IsKnown() && plan.Str("mode") != modeInstall
-	if register && plan.Known("install_root_path") && len(prior) == 0 {
-		diags.AddAttributeError(path.Root("install_root_path"), "install_root_path needs mode = \"install\"",
+	register := plan[attrMode].IsKnown() && plan.Str(attrMode) != modeInstall
+	if register && plan.Known(attrInstallRootPath) && len(prior) == 0 {
+		diags.AddAttributeError(path.Root(attrInstallRootPath), "install_root_path needs mode = \"install\"",
 			"A registered server (mode = \"register\", or mode left out) stays where it is installed; leave install_root_path out, or set mode = \"install\".")
 	}
-	if len(prior) > 0 || !register || !plan.Known("node_id") || !plan.Known("server_id") {
+	if len(prior) > 0 || !register || !plan.Known(attrNodeID) || !plan.Known(attrServerID) {
 		return
 	}
 	err := k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
@@ -426,7 +426,7 @@ func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.
 			return err
 		}
 		if !slices.ContainsFunc(offered, func(s apm.RegisterableServer) bool { return s.ServerID == ref.ServerID }) {
-			diags.AddAttributeError(path.Root("server_id"), "No such registerable "+k.label, fmt.Sprintf(
+			diags.AddAttributeError(path.Root(attrServerID), "No such registerable "+k.label, fmt.Sprintf(
 				"Node %q of system %q offers no registerable %s %q; it offers %s. Use one of those (data source apm_registerable_servers lists them), or mode = \"install\".",
 				ref.NodeName, ref.SystemName, k.label, ref.ServerID, registerableIDs(offered, k.label)))
 		}

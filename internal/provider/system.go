@@ -15,9 +15,9 @@ import (
 // (PUT renames it); its systemId does not, so Terraform and children hold on to the id.
 
 var systemFields = []engine.Field[apm.System]{
-	engine.StringField("id", "The manager's `systemId`. It stays the same when the system is renamed: refer to a system by it, as in `system_id = apm_system.example.id`.",
+	engine.StringField(attrID, "The manager's `systemId`. It stays the same when the system is renamed: refer to a system by it, as in `system_id = apm_system.example.id`.",
 		func(s *apm.System) string { return s.SystemID }),
-	engine.StringField("name", "Name of the system: 1 to 20 letters, digits, `-` or `_`.",
+	engine.StringField(attrName, "Name of the system: 1 to 20 letters, digits, `-` or `_`.",
 		func(s *apm.System) string { return s.SystemName }).Input().Validate(systemNameValidators()...),
 	engine.Int64Field("node_count", "Number of nodes in the system.", systemNodeCount).In(engine.Observed),
 	engine.Int64Field("web_count", "Number of web servers in the system.", func(s *apm.System) int64 { return s.WebCount }).In(engine.InList),
@@ -28,9 +28,9 @@ var systemFields = []engine.Field[apm.System]{
 }
 
 var systemNodeFields = []engine.Field[apm.SystemNode]{
-	engine.StringField("name", "Name of the node.", func(n *apm.SystemNode) string { return n.NodeName }),
-	engine.StringField("host_ip", "IP address of the node's host.", func(n *apm.SystemNode) string { return n.HostIP }),
-	engine.StringField("status", "Status of the node, for example `running`.", func(n *apm.SystemNode) string { return n.Status }),
+	engine.StringField(attrName, "Name of the node.", func(n *apm.SystemNode) string { return n.NodeName }),
+	engine.StringField(attrHostIP, "IP address of the node's host.", func(n *apm.SystemNode) string { return n.HostIP }),
+	engine.StringField(attrStatus, "Status of the node, for example `running`.", func(n *apm.SystemNode) string { return n.Status }),
 }
 
 // systemNodeCount counts the nodes of a detail read; the list read reports the count.
@@ -48,7 +48,7 @@ func sortedSystemNodes(s *apm.System) []apm.SystemNode {
 
 var systemImportID = importID{
 	Parts: []idPart{{
-		Attr: "id", Form: "<system>", Accepts: "the system's name or id", FromPlan: "name",
+		Attr: attrID, Form: "<system>", Accepts: "the system's name or id", FromPlan: attrName,
 		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
 	}},
 	Example: "shop",
@@ -62,19 +62,19 @@ var systemType = resourceType[apm.System]{
 	Fields:        systemFields,
 	ImportID:      systemImportID,
 	DeleteTimeout: 10 * time.Minute,
-	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str("name")) },
+	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str(attrName)) },
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateSystem(ctx, plan.Str("name"))
+		return m.CreateSystem(ctx, plan.Str(attrName))
 	},
 	Read: readSystem,
 	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		return m.RenameSystem(ctx, state.Str("name"), plan.Str("name"))
+		return m.RenameSystem(ctx, state.Str(attrName), plan.Str(attrName))
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteSystem(ctx, state.Str("name"))
+		return m.DeleteSystem(ctx, state.Str(attrName))
 	},
 	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		s, err := m.getSystem(ctx, state.Str("name"))
+		s, err := m.getSystem(ctx, state.Str(attrName))
 		if err != nil {
 			return nil, err
 		}
@@ -90,9 +90,9 @@ var systemType = resourceType[apm.System]{
 // may have been renamed by someone else: it is looked up by its id in one list, so the
 // plan renames it back instead of creating a second system.
 func readSystem(ctx context.Context, m *conn, state engine.Attrs) (*apm.System, error) {
-	id := state.Str("id")
-	if state.Known("name") {
-		s, err := m.getSystem(ctx, state.Str("name"))
+	id := state.Str(attrID)
+	if state.Known(attrName) {
+		s, err := m.getSystem(ctx, state.Str(attrName))
 		switch {
 		case err == nil && (id == "" || s.SystemID == id):
 			return s, nil
@@ -119,9 +119,9 @@ var newSystemDataSource = engine.NewDataSource(dataSourceType[apm.System]{
 	Name:        "system",
 	Description: "Reads one system by name, with its nodes.",
 	Fields:      systemFields,
-	Keys:        []string{"name"},
+	Keys:        []string{attrName},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.System, error) {
-		return m.getSystem(ctx, config.Str("name"))
+		return m.getSystem(ctx, config.Str(attrName))
 	},
 })
 

@@ -91,7 +91,7 @@ const zoneNote = " The manager's times carry no time zone: they are its local wa
 
 func createdAtFields[T any](layout string, get func(*T) apm.Timestamp, zone func(*T) *time.Location) []engine.Field[T] {
 	return []engine.Field[T]{
-		engine.StringField("created_at", "When the record was created, as the manager gives it (`"+layout+"`)."+zoneNote,
+		engine.StringField(attrCreatedAt, "When the record was created, as the manager gives it (`"+layout+"`)."+zoneNote,
 			func(o *T) string { return get(o).Raw }),
 		zonedString("created_at_rfc3339", "`created_at` read in the provider's `time_zone` and written in RFC 3339, such as `2024-03-31T13:45:00+02:00`; "+
 			"null when the manager's value is not in a known format.",
@@ -117,21 +117,21 @@ func (v dateRangeValidator) MarkdownDescription(ctx context.Context) string {
 
 func (dateRangeValidator) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var start, end types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("start_date"), &start)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("end_date"), &end)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(attrStartDate), &start)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(attrEndDate), &end)...)
 	if resp.Diagnostics.HasError() || start.IsNull() || start.IsUnknown() || end.IsNull() || end.IsUnknown() {
 		return
 	}
 	s, e := wallClock(start.ValueString(), apm.LayoutQueryDate), wallClock(end.ValueString(), apm.LayoutQueryDate)
 	if !s.IsZero() && !e.IsZero() && e.Before(s) {
-		resp.Diagnostics.AddAttributeError(path.Root("end_date"), "Invalid date range",
+		resp.Diagnostics.AddAttributeError(path.Root(attrEndDate), "Invalid date range",
 			fmt.Sprintf("end_date %s is before start_date %s; both days are included, so end_date may equal start_date but not precede it.", end.ValueString(), start.ValueString()))
 	}
 }
 
 var dateFilters = map[string]dschema.Attribute{
-	"start_date": optionalString("Only records of this day of the manager's clock or later, as `yyyyMMdd`.", queryDateRule),
-	"end_date":   optionalString("Only records of this day of the manager's clock or earlier, as `yyyyMMdd`; not before `start_date`.", queryDateRule),
+	attrStartDate: optionalString("Only records of this day of the manager's clock or later, as `yyyyMMdd`.", queryDateRule),
+	attrEndDate:   optionalString("Only records of this day of the manager's clock or earlier, as `yyyyMMdd`; not before `start_date`.", queryDateRule),
 }
 
 func withDateFilters(others map[string]dschema.Attribute) map[string]dschema.Attribute {

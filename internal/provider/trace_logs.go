@@ -16,9 +16,9 @@ type traceLogObject struct {
 
 var traceLogFields = append([]engine.Field[traceLogObject]{
 	engine.Int64Field("log_id", "The manager's id of the entry; newer entries have higher ids.", func(l *traceLogObject) int64 { return l.LogID }),
-	engine.StringField("user_id", "The user who acted.", func(l *traceLogObject) string { return l.UserID }),
+	engine.StringField(attrUserID, "The user who acted.", func(l *traceLogObject) string { return l.UserID }),
 	engine.StringField("action", "What the user did, such as `POST /rest/system`.", func(l *traceLogObject) string { return l.Action }),
-	engine.StringField("target_name", "The object acted on.", func(l *traceLogObject) string { return l.TargetName }),
+	engine.StringField(attrTargetName, "The object acted on.", func(l *traceLogObject) string { return l.TargetName }),
 	engine.StringField("result", "`SUCCESS` or `FAILURE`.", func(l *traceLogObject) string { return l.Result }),
 }, createdAtFields("yyyy-MM-dd HH:mm:ss", func(l *traceLogObject) apm.Timestamp { return l.CreatedAt },
 	func(l *traceLogObject) *time.Location { return l.zone })...)
@@ -33,8 +33,8 @@ var newActionTraceLogsDataSource = engine.NewListDataSource(listDataSourceType[t
 	Filters:         withDateFilters(nil),
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]traceLogObject, error) {
 		logs, err := m.ActionTraceLogs(ctx, apm.TraceLogFilter{
-			Start: wallClock(config.Str("start_date"), apm.LayoutQueryDate),
-			End:   wallClock(config.Str("end_date"), apm.LayoutQueryDate),
+			Start: wallClock(config.Str(attrStartDate), apm.LayoutQueryDate),
+			End:   wallClock(config.Str(attrEndDate), apm.LayoutQueryDate),
 		})
 		if err != nil {
 			return nil, err

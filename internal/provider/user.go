@@ -30,8 +30,8 @@ type userObject struct {
 type userRoleItem struct{ RoleID, Name string }
 
 var userRoleItemFields = []engine.Field[userRoleItem]{
-	engine.StringField("role_id", "The role's `authId`.", func(r *userRoleItem) string { return r.RoleID }),
-	engine.StringField("name", "The role's name (`authNm`).", func(r *userRoleItem) string { return r.Name }),
+	engine.StringField(attrRoleID, "The role's `authId`.", func(r *userRoleItem) string { return r.RoleID }),
+	engine.StringField(attrName, "The role's name (`authNm`).", func(r *userRoleItem) string { return r.Name }),
 }
 
 // rolesOf is the user's roles, sorted by id.
@@ -52,13 +52,13 @@ var userPassword = engine.Secret{
 }
 
 var userFields = append([]engine.Field[userObject]{
-	engine.StringField("id", "The user's id, the same as `user_id`; refer to a user by it, as in `user_id = apm_user.example.id`.",
-		func(u *userObject) string { return u.UserID }).In(engine.InResource).DerivedFrom(engine.Joined("user_id")),
-	engine.StringField("user_id", "The user's login id (`usrId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
+	engine.StringField(attrID, "The user's id, the same as `user_id`; refer to a user by it, as in `user_id = apm_user.example.id`.",
+		func(u *userObject) string { return u.UserID }).In(engine.InResource).DerivedFrom(engine.Joined(attrUserID)),
+	engine.StringField(attrUserID, "The user's login id (`usrId`): 1 to 32 letters, digits, `.`, `-` or `_`.",
 		func(u *userObject) string { return u.UserID }).Replacing().Validate(adminIDValidators()...),
-	engine.StringField("user_name", "The user's display name (`usrNm`), 1 to 100 characters.",
+	engine.StringField(attrUserName, "The user's display name (`usrNm`), 1 to 100 characters.",
 		func(u *userObject) string { return u.UserName }).Input().Validate(displayNameValidators()...),
-	engine.StringField("created_at", "The day the user was created, `yyyy-MM-dd`, in the manager's time zone.",
+	engine.StringField(attrCreatedAt, "The day the user was created, `yyyy-MM-dd`, in the manager's time zone.",
 		func(u *userObject) string { return u.CreatedAt.Raw }).In(engine.InDetail),
 	engine.ListField("roles", "The roles granted to the user, sorted by id.", userRoleItemFields, (*userObject).rolesOf).In(engine.Observed),
 }, engine.SecretFields[userObject](userPassword)...)
@@ -70,22 +70,22 @@ var userType = resourceType[userObject]{
 		"so give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state, " +
 		"and change `password_wo_version` to set a new one. Roles are granted with `apm_user_role`; deleting a user removes its grants.",
 	Fields:     userFields,
-	ImportID:   importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}}, Example: "alice"},
-	Describe:   func(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str("user_id")) },
+	ImportID:   importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}}, Example: "alice"},
+	Describe:   func(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str(attrUserID)) },
 	Validators: userPassword.Validators(),
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateUser(ctx, apm.UserSpec{UserID: plan.Str("user_id"), UserName: plan.Str("user_name"), Password: userPassword.Value(plan)})
+		return m.CreateUser(ctx, apm.UserSpec{UserID: plan.Str(attrUserID), UserName: plan.Str(attrUserName), Password: userPassword.Value(plan)})
 	},
 	Read: readUser,
 	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		upd := apm.UserUpdate{UserName: plan.Str("user_name")}
+		upd := apm.UserUpdate{UserName: plan.Str(attrUserName)}
 		if passwordChanged(plan, state) {
 			upd.Password = userPassword.Value(plan)
 		}
-		return m.ModifyUser(ctx, state.Str("user_id"), upd)
+		return m.ModifyUser(ctx, state.Str(attrUserID), upd)
 	},
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteUser(ctx, state.Str("user_id"))
+		return m.DeleteUser(ctx, state.Str(attrUserID))
 	},
 }
 
@@ -96,7 +96,7 @@ func passwordChanged(plan, state engine.Attrs) bool {
 }
 
 func readUser(ctx context.Context, m *conn, a engine.Attrs) (*userObject, error) {
-	u, err := m.GetUser(ctx, a.Str("user_id"))
+	u, err := m.GetUser(ctx, a.Str(attrUserID))
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ var newUserDataSource = engine.NewDataSource(dataSourceType[userObject]{
 	Name:        "user",
 	Description: "Reads one user by `user_id`, with its roles. The manager never reports a password.",
 	Fields:      userFields,
-	Keys:        []string{"user_id"},
+	Keys:        []string{attrUserID},
 	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*userObject, error) {
 		u, err := readUser(ctx, m, config)
 		if err != nil {

@@ -15,11 +15,11 @@ import (
 type userGrant struct{ UserID, RoleID, RoleName string }
 
 var userRoleFields = []engine.Field[userGrant]{
-	engine.StringField("id", "`<user_id>/<role_id>`.", func(g *userGrant) string { return g.UserID + "/" + g.RoleID }).
-		In(engine.InResource | engine.InList).DerivedFrom(engine.Joined("user_id", "role_id")),
-	engine.StringField("user_id", "The `user_id` of the user, such as `apm_user.example.id`.",
+	engine.StringField(attrID, "`<user_id>/<role_id>`.", func(g *userGrant) string { return g.UserID + "/" + g.RoleID }).
+		In(engine.InResource | engine.InList).DerivedFrom(engine.Joined(attrUserID, attrRoleID)),
+	engine.StringField(attrUserID, "The `user_id` of the user, such as `apm_user.example.id`.",
 		func(g *userGrant) string { return g.UserID }).In(engine.InResource | engine.InList).Replacing().Validate(adminIDValidators()...),
-	engine.StringField("role_id", "The `role_id` of the role, such as `apm_role.example.id`.",
+	engine.StringField(attrRoleID, "The `role_id` of the role, such as `apm_role.example.id`.",
 		func(g *userGrant) string { return g.RoleID }).In(engine.InResource | engine.InList).Replacing().Validate(adminIDValidators()...),
 	engine.StringField("role_name", "The role's name (`authNm`).", func(g *userGrant) string { return g.RoleName }).In(engine.InList),
 }
@@ -30,24 +30,24 @@ var userRoleType = resourceType[userGrant]{
 	Description: "One role granted to one user. Creating it grants the role, destroying it revokes it; other roles of the user, granted outside Terraform " +
 		"or by other `apm_user_role` resources, are left alone. A grant revoked outside Terraform is granted again by the next apply.",
 	Fields: userRoleFields,
-	ImportID: importID{Parts: []idPart{{Attr: "user_id", Form: "<user_id>"}, {Attr: "role_id", Form: "<role_id>"}},
+	ImportID: importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}, {Attr: attrRoleID, Form: "<role_id>"}},
 		Example: "alice/operators"},
 	IdempotentCreate: true,
 	// A grant that exists already is another configuration's (or nobody's yet: import it).
 	ExistingIsTaken: true,
 	Describe: func(a engine.Attrs) string {
-		return fmt.Sprintf("grant of role %q to user %q", a.Str("role_id"), a.Str("user_id"))
+		return fmt.Sprintf("grant of role %q to user %q", a.Str(attrRoleID), a.Str(attrUserID))
 	},
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.GrantRole(ctx, plan.Str("user_id"), plan.Str("role_id"))
+		return m.GrantRole(ctx, plan.Str(attrUserID), plan.Str(attrRoleID))
 	},
 	Read:   readGrant,
 	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		err := m.RevokeRole(ctx, state.Str("user_id"), state.Str("role_id"))
+		err := m.RevokeRole(ctx, state.Str(attrUserID), state.Str(attrRoleID))
 		if err != nil && !engine.IsGone(err) && apm.IsNotFoundAnswer(err) {
 			// The role may be gone, and its grants with it.
-			if _, rerr := m.GetRole(ctx, state.Str("role_id")); apm.IsNotFound(rerr) {
+			if _, rerr := m.GetRole(ctx, state.Str(attrRoleID)); apm.IsNotFound(rerr) {
 				return nil
 			}
 		}
@@ -58,7 +58,7 @@ var userRoleType = resourceType[userGrant]{
 // readGrant reads the user's roles: the grant is gone when the role is not among them
 // (or the user is gone).
 func readGrant(ctx context.Context, m *conn, a engine.Attrs) (*userGrant, error) {
-	userID, roleID := a.Str("user_id"), a.Str("role_id")
+	userID, roleID := a.Str(attrUserID), a.Str(attrRoleID)
 	grants, err := listUserRoles(ctx, m, userID)
 	if err != nil {
 		return nil, err
@@ -90,11 +90,11 @@ var newUserRolesDataSource = engine.NewListDataSource(listDataSourceType[userGra
 	ListDescription: "The user's grants, one for each role.",
 	Fields:          userRoleFields,
 	Filters: map[string]dschema.Attribute{
-		"user_id": requiredString("The `user_id` of the user whose roles to list, such as `apm_user.example.id` or the `user_id` of an item of `apm_users`.", adminIDValidators()...),
+		attrUserID: requiredString("The `user_id` of the user whose roles to list, such as `apm_user.example.id` or the `user_id` of an item of `apm_users`.", adminIDValidators()...),
 	},
 	SortBy: func(g *userGrant) string { return g.RoleID },
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]userGrant, error) {
-		return listUserRoles(ctx, m, config.Str("user_id"))
+		return listUserRoles(ctx, m, config.Str(attrUserID))
 	},
 	Imports: userRoleType.Target(),
 })

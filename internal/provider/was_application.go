@@ -26,25 +26,25 @@ type wasApplication struct {
 var contextPathPattern = regexp.MustCompile(`^/[^\s?#]*$`)
 
 var wasApplicationFields = []engine.Field[wasApplication]{
-	engine.StringField("id", "`<was_server_id><context_path>`, such as `SYS-0001/app-01/was-1/shop`.",
+	engine.StringField(attrID, "`<was_server_id><context_path>`, such as `SYS-0001/app-01/was-1/shop`.",
 		func(a *wasApplication) string { return a.ServerID + a.ContextPath }),
 	wasServerRefField(func(a *wasApplication) string { return a.ServerID }),
-	engine.StringField("context_path", "Context path the application is served under, starting with `/`, such as `/shop` (`/` for the root context).",
+	engine.StringField(attrContextPath, "Context path the application is served under, starting with `/`, such as `/shop` (`/` for the root context).",
 		func(a *wasApplication) string { return a.ContextPath }).Replacing().
 		Validate(stringvalidator.RegexMatches(contextPathPattern, "must start with / and contain no white space, '?' or '#'")),
 	// The manager does not report the archive, so an imported application's configuration
 	// (one that plan -generate-config-out writes) has none: it may be left out for an
 	// application that is deployed, and is needed only to deploy one (checkApplicationPlan).
-	engine.InputField[wasApplication]("source_path", "Absolute path of the application archive (such as a `.war` file) on the server's node. "+
+	engine.InputField[wasApplication](attrSourcePath, "Absolute path of the application archive (such as a `.war` file) on the server's node. "+
 		"Changing it deploys the new archive: the application is undeployed and deployed again. "+
 		"Needed to deploy the application; it may be left out for an application that is deployed already (an imported one): "+
 		"if that application is then undeployed outside Terraform, plan fails until it is set. "+
 		"The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
 		OptionalInput().Replacing().Validate(absolutePathValidator()),
-	engine.InputField[wasApplication]("application_name", "Name of the application in the manager. Defaults to the manager's choice "+
+	engine.InputField[wasApplication](attrApplicationName, "Name of the application in the manager. Defaults to the manager's choice "+
 		"(in apmsim: the context path without slashes, `ROOT` for `/`). The manager does not report it: after an import, setting it is only recorded.", tftypes.String).
 		OptionalInput().Replacing().Validate(stringvalidator.LengthAtLeast(1)),
-	engine.StringField("status", "Status of the application as the manager reports it, for example `running` or `stopped`.",
+	engine.StringField(attrStatus, "Status of the application as the manager reports it, for example `running` or `stopped`.",
 		func(a *wasApplication) string { return a.Status }).In(engine.InList),
 	engine.Int64Field("sessions", "Number of active HTTP sessions of the application.", func(a *wasApplication) int64 { return a.Sessions }).In(engine.InList),
 }
@@ -53,7 +53,7 @@ var wasApplicationFields = []engine.Field[wasApplication]{
 // or without its leading slash, so that shop/app-01/was-1/shop and shop/app-01/was-1//shop
 // both name /shop (and the id, <was_server_id><context_path>, imports as it is).
 var contextPathPart = idPart{
-	Attr: "context_path", Form: "<context_path>", Rest: true,
+	Attr: attrContextPath, Form: "<context_path>", Rest: true,
 	Accepts: "the context path with or without its leading slash (the root context: a lone /)",
 	Resolve: func(_ context.Context, _ *conn, raw string) (string, error) {
 		return contextPathOf(raw), nil
@@ -82,16 +82,16 @@ var wasApplicationType = resourceType[wasApplication]{
 		"(data source `apm_was_applications` reads them): an application undeployed outside Terraform is deployed again by the next apply.",
 	Fields: wasApplicationFields,
 	ImportID: importID{
-		Parts:   []idPart{serverRefPart("was_server_id"), contextPathPart},
+		Parts:   []idPart{serverRefPart(attrWASServerID), contextPathPart},
 		Example: "shop/app-01/was-1/shop",
 	},
 	Describe: func(a engine.Attrs) string {
-		return fmt.Sprintf("application %q on %s", a.Str("context_path"), wasPartServer(a))
+		return fmt.Sprintf("application %q on %s", a.Str(attrContextPath), wasPartServer(a))
 	},
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
 			return m.DeployApplication(ctx, ref, apm.Deployment{
-				ContextPath: plan.Str("context_path"), SourcePath: plan.Str("source_path"), ApplicationName: plan.Str("application_name"),
+				ContextPath: plan.Str(attrContextPath), SourcePath: plan.Str(attrSourcePath), ApplicationName: plan.Str(attrApplicationName),
 			})
 		})
 	},
@@ -105,18 +105,18 @@ var wasApplicationType = resourceType[wasApplication]{
 // create of a replacement, or of an application undeployed outside Terraform) whose
 // source_path is left out.
 func checkApplicationPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-	if len(prior) > 0 || !plan["source_path"].IsNull() {
+	if len(prior) > 0 || !plan[attrSourcePath].IsNull() {
 		return
 	}
-	diags.AddAttributeError(path.Root("source_path"), "source_path is needed to deploy the application", fmt.Sprintf(
+	diags.AddAttributeError(path.Root(attrSourcePath), "source_path is needed to deploy the application", fmt.Sprintf(
 		"Apply would deploy the application at %q, and the manager needs its archive for that. "+
 			"Set source_path to the archive's absolute path on the server's node; it may be left out only while the application is deployed (after an import).",
-		plan.Str("context_path")))
+		plan.Str(attrContextPath)))
 }
 
 // readWASApplication looks the context path up in the server's applications.
 func readWASApplication(ctx context.Context, m *conn, a engine.Attrs) (*wasApplication, error) {
-	serverRef, contextPath := a.Str("was_server_id"), a.Str("context_path")
+	serverRef, contextPath := a.Str(attrWASServerID), a.Str(attrContextPath)
 	apps, err := listWASApplications(ctx, m, serverRef)
 	if err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func listWASApplications(ctx context.Context, m *conn, serverRef string) ([]wasA
 // deleteWASApplication undeploys the application. "Application not found: <path>" means
 // gone; any other 404 (the server's own, say) is checked against the statuses.
 func deleteWASApplication(ctx context.Context, m *conn, state engine.Attrs) error {
-	serverRef, contextPath := state.Str("was_server_id"), state.Str("context_path")
+	serverRef, contextPath := state.Str(attrWASServerID), state.Str(attrContextPath)
 	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) error {
 		return m.UndeployApplication(ctx, ref, contextPath)
 	})
@@ -177,7 +177,7 @@ var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[w
 	Filters:         wasServerFilter("applications"),
 	SortBy:          func(a *wasApplication) string { return a.ContextPath },
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasApplication, error) {
-		return listWASApplications(ctx, m, config.Str("was_server_id"))
+		return listWASApplications(ctx, m, config.Str(attrWASServerID))
 	},
 	Imports: wasApplicationType.Target(),
 })

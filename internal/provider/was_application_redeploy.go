@@ -37,20 +37,20 @@ var wasApplicationRedeployAction = actionType{
 		"An application that is not deployed (an earlier redeploy failed after its undeploy, say) is deployed. The server must be running. " +
 		"For Terraform 1.14 and later: run it with `terraform apply -invoke=action.apm_was_application_redeploy.<name>`, or from a resource's `lifecycle { action_trigger }`.",
 	Fields: []engine.Field[engine.Attrs]{
-		engine.InputField[engine.Attrs]("application_id", "The `id` of the application, such as `apm_was_application.example.id` (`<was_server_id><context_path>`, "+
+		engine.InputField[engine.Attrs](attrApplicationID, "The `id` of the application, such as `apm_was_application.example.id` (`<was_server_id><context_path>`, "+
 			"for example `SYS-0001/app-01/was-1/shop`).", tftypes.String).
 			Validate(stringvalidator.RegexMatches(applicationRefPattern, "must be the id of an apm_was_application, <system_id>/<node>/<server_id><context_path>, "+
 				"such as apm_was_application.example.id (for example SYS-0001/app-01/was-1/shop)")),
-		engine.InputField[engine.Attrs]("source_path", "Absolute path of the archive to deploy on the server's node, usually `apm_was_application.example.source_path`. "+
+		engine.InputField[engine.Attrs](attrSourcePath, "Absolute path of the archive to deploy on the server's node, usually `apm_was_application.example.source_path`. "+
 			"The manager does not report the archive of a deployed application, so the action needs it.", tftypes.String).Validate(absolutePathValidator()),
-		engine.InputField[engine.Attrs]("application_name", "Name of the application in the manager, usually `apm_was_application.example.application_name`. "+
+		engine.InputField[engine.Attrs](attrApplicationName, "Name of the application in the manager, usually `apm_was_application.example.application_name`. "+
 			"Left out, the manager chooses, as for a resource that leaves it out.", tftypes.String).OptionalInput().Validate(stringvalidator.LengthAtLeast(1)),
 	},
 	Timeout: defaultRedeployTimeout,
 	Describe: func(config engine.Attrs) string {
-		server, contextPath, err := applicationOf(config.Str("application_id"))
+		server, contextPath, err := applicationOf(config.Str(attrApplicationID))
 		if err != nil {
-			return fmt.Sprintf("redeploy application %q", config.Str("application_id"))
+			return fmt.Sprintf("redeploy application %q", config.Str(attrApplicationID))
 		}
 		return fmt.Sprintf("redeploy application %q on %s", contextPath, wasServerNamed(server))
 	},
@@ -61,7 +61,7 @@ var wasApplicationRedeployAction = actionType{
 // waits until it runs. It refuses a server that is not running before it changes
 // anything: the application could not run there, so the wait could only time out.
 func redeployWASApplication(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
-	server, contextPath, err := applicationOf(config.Str("application_id"))
+	server, contextPath, err := applicationOf(config.Str(attrApplicationID))
 	if err != nil {
 		return fmt.Errorf("application_id: %w", err)
 	}
@@ -77,9 +77,9 @@ func redeployWASApplication(ctx context.Context, m *conn, config engine.Attrs, p
 		if err := undeployIfDeployed(ctx, m, ref, contextPath, progress); err != nil {
 			return err
 		}
-		progress.Say("Deploying %s at %q on %s.", config.Str("source_path"), contextPath, serverNamed(ref))
+		progress.Say("Deploying %s at %q on %s.", config.Str(attrSourcePath), contextPath, serverNamed(ref))
 		err = m.DeployApplication(ctx, ref, apm.Deployment{
-			ContextPath: contextPath, SourcePath: config.Str("source_path"), ApplicationName: config.Str("application_name"),
+			ContextPath: contextPath, SourcePath: config.Str(attrSourcePath), ApplicationName: config.Str(attrApplicationName),
 		})
 		if err != nil {
 			return fmt.Errorf("deploying %q (it is not deployed now: invoke the action again to deploy it): %w", contextPath, err)

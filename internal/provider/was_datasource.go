@@ -21,9 +21,9 @@ type wasDatasource struct {
 var wasDatasourceNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 var wasDatasourceFields = []engine.Field[wasDatasource]{
-	engine.StringField("id", "`<was_server_id>/<datasource_name>`.", func(d *wasDatasource) string { return d.ServerID + "/" + d.Name }),
+	engine.StringField(attrID, "`<was_server_id>/<datasource_name>`.", func(d *wasDatasource) string { return d.ServerID + "/" + d.Name }),
 	wasServerRefField(func(d *wasDatasource) string { return d.ServerID }),
-	engine.StringField("datasource_name", "The `resourceName` of the datasource to attach (a datasource resource of the manager): 1 to 64 letters, digits, `.`, `-` or `_`.",
+	engine.StringField(attrDatasourceName, "The `resourceName` of the datasource to attach (a datasource resource of the manager): 1 to 64 letters, digits, `.`, `-` or `_`.",
 		func(d *wasDatasource) string { return d.Name }).Replacing().
 		Validate(stringvalidator.RegexMatches(wasDatasourceNamePattern, "must be 1 to 64 characters, each a letter, a digit, '.', '-' or '_'")),
 }
@@ -44,15 +44,15 @@ var wasDatasourceType = resourceType[wasDatasource]{
 		"in the same apply.",
 	Fields: wasDatasourceFields,
 	ImportID: importID{
-		Parts:   []idPart{serverRefPart("was_server_id"), {Attr: "datasource_name", Form: "<datasource_name>"}},
+		Parts:   []idPart{serverRefPart(attrWASServerID), {Attr: attrDatasourceName, Form: "<datasource_name>"}},
 		Example: "shop/app-01/was-1/orders-ds",
 	},
 	Describe: func(a engine.Attrs) string {
-		return fmt.Sprintf("datasource %q on %s", a.Str("datasource_name"), wasPartServer(a))
+		return fmt.Sprintf("datasource %q on %s", a.Str(attrDatasourceName), wasPartServer(a))
 	},
 	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
-			return m.AttachDatasource(ctx, ref, plan.Str("datasource_name"))
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
+			return m.AttachDatasource(ctx, ref, plan.Str(attrDatasourceName))
 		})
 	},
 	Read:   readWASDatasource,
@@ -63,7 +63,7 @@ var wasDatasourceType = resourceType[wasDatasource]{
 // readWASDatasource reads the server's detail: a datasource missing from a reported list
 // is detached (gone); a detail without the list keeps the state.
 func readWASDatasource(ctx context.Context, m *conn, a engine.Attrs) (*wasDatasource, error) {
-	d := &wasDatasource{ServerID: a.Str("was_server_id"), Name: a.Str("datasource_name")}
+	d := &wasDatasource{ServerID: a.Str(attrWASServerID), Name: a.Str(attrDatasourceName)}
 	srv, err := getWASPartServer(ctx, m, d.ServerID)
 	if err != nil {
 		return nil, err
@@ -78,17 +78,17 @@ func readWASDatasource(ctx context.Context, m *conn, a engine.Attrs) (*wasDataso
 // not attached with 404 "Datasource not attached: <name>", which does not have the shape
 // that says "does not exist" (api/decisions.md): the server is read to find out.
 func deleteWASDatasource(ctx context.Context, m *conn, state engine.Attrs) error {
-	name := state.Str("datasource_name")
-	err := m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
+	name := state.Str(attrDatasourceName)
+	err := m.onServerRef(ctx, apm.KindWAS, state.Str(attrWASServerID), func(ref apm.ServerRef) error {
 		return m.DetachDatasource(ctx, ref, name)
 	})
 	// Detached by its own resource: a replacement of the datasource, which may have
 	// detached it first, must not attach it again (see aside.go for why after the detach).
-	m.aside.forgetAttachment(name, state.Str("was_server_id"))
+	m.aside.forgetAttachment(name, state.Str(attrWASServerID))
 	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}
-	srv, rerr := getWASPartServer(ctx, m, state.Str("was_server_id"))
+	srv, rerr := getWASPartServer(ctx, m, state.Str(attrWASServerID))
 	return detachedAlready(err, srv, rerr, name)
 }
 
@@ -145,7 +145,7 @@ var newWASDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[wa
 	Filters:         wasServerFilter("attached datasources"),
 	SortBy:          func(d *wasDatasource) string { return d.Name },
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasDatasource, error) {
-		return listWASDatasources(ctx, m, config.Str("was_server_id"))
+		return listWASDatasources(ctx, m, config.Str(attrWASServerID))
 	},
 	Imports: wasDatasourceType.Target(),
 })

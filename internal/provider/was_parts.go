@@ -17,14 +17,14 @@ import (
 
 // wasServerRefField is the was_server_id of a part: its server's id.
 func wasServerRefField[T any](get func(*T) string) engine.Field[T] {
-	return engine.StringField("was_server_id", "The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
+	return engine.StringField(attrWASServerID, "The `id` of the WAS server, such as `apm_was_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed.", get).
 		Replacing().Validate(serverRefValidator("was"))
 }
 
 // wasPartServer describes the server of a part in diagnostics: `WAS server "was-1" on
 // node "app-01"`.
-func wasPartServer(a engine.Attrs) string { return wasServerNamed(a.Str("was_server_id")) }
+func wasPartServer(a engine.Attrs) string { return wasServerNamed(a.Str(attrWASServerID)) }
 
 // wasServerNamed describes the WAS server whose id is ref in diagnostics.
 func wasServerNamed(ref string) string { return wasServerKind.named(ref) }
@@ -45,7 +45,7 @@ func noUpdate(context.Context, *conn, engine.Attrs, engine.Attrs) error { return
 
 // wasServerFilter is the argument of the data sources that list a part of one WAS server.
 func wasServerFilter(parts string) map[string]dschema.Attribute {
-	return map[string]dschema.Attribute{"was_server_id": requiredString(fmt.Sprintf("The `id` of the WAS server whose %s to list, such as `apm_was_server.example.id` "+
+	return map[string]dschema.Attribute{attrWASServerID: requiredString(fmt.Sprintf("The `id` of the WAS server whose %s to list, such as `apm_was_server.example.id` "+
 		"or the `id` of an item of `apm_was_servers` (`<system_id>/<node>/<server_id>`).", parts), serverRefValidator("was"))}
 }
 

@@ -30,17 +30,17 @@ var wasServerImportResourceAction = actionType{
 		"For Terraform 1.14 and later: run it with `terraform apply -invoke=action.apm_was_server_import_resource.<name>`, or from a resource's `lifecycle { action_trigger }`.",
 	Fields: []engine.Field[engine.Attrs]{
 		serverActionTarget(wasServerKind),
-		engine.InputField[engine.Attrs]("resource_type", "What kind of resource to import: `datasource`, `application`, `jms` or `jta`.", tftypes.String).
+		engine.InputField[engine.Attrs](attrResourceType, "What kind of resource to import: `datasource`, `application`, `jms` or `jta`.", tftypes.String).
 			Validate(stringvalidator.OneOf(importableResourceTypes...)),
-		engine.InputField[engine.Attrs]("resource_name", "The name of the resource in the manager, such as `apm_datasource.example.name` for a datasource.", tftypes.String).
+		engine.InputField[engine.Attrs](attrResourceName, "The name of the resource in the manager, such as `apm_datasource.example.name` for a datasource.", tftypes.String).
 			Validate(stringvalidator.LengthAtLeast(1)),
 	},
 	Describe: func(config engine.Attrs) string {
-		return fmt.Sprintf("import %s %q into %s", config.Str("resource_type"), config.Str("resource_name"), wasServerNamed(config.Str("server_id")))
+		return fmt.Sprintf("import %s %q into %s", config.Str(attrResourceType), config.Str(attrResourceName), wasServerNamed(config.Str(attrServerID)))
 	},
 	Invoke: func(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
-		kind, name := apm.ResourceType(config.Str("resource_type")), config.Str("resource_name")
-		return m.onServerRef(ctx, apm.KindWAS, config.Str("server_id"), func(ref apm.ServerRef) error {
+		kind, name := apm.ResourceType(config.Str(attrResourceType)), config.Str(attrResourceName)
+		return m.onServerRef(ctx, apm.KindWAS, config.Str(attrServerID), func(ref apm.ServerRef) error {
 			progress.Say("Importing %s %q into %s.", kind, name, serverNamed(ref))
 			if err := m.ImportResource(ctx, ref, kind, name); err != nil {
 				return fmt.Errorf("importing %s %q: %w", kind, name, err)

@@ -26,17 +26,17 @@ type wasSessionCluster struct {
 func clusterReported(c *wasSessionCluster) bool { return c.reported }
 
 var wasSessionClusterFields = []engine.Field[wasSessionCluster]{
-	engine.StringField("id", "The WAS server's id, `<system_id>/<node>/<server_id>`: a server has at most one session clustering.",
+	engine.StringField(attrID, "The WAS server's id, `<system_id>/<node>/<server_id>`: a server has at most one session clustering.",
 		func(c *wasSessionCluster) string { return c.ServerID }),
 	wasServerRefField(func(c *wasSessionCluster) string { return c.ServerID }),
-	engine.StringField("primary_host", "Host name or IP address of the primary session server.",
+	engine.StringField(attrPrimaryHost, "Host name or IP address of the primary session server.",
 		func(c *wasSessionCluster) string { return c.PrimaryHost }).Input().Validate(hostValidators()...).ReportedWhen(clusterReported),
-	engine.Int64Field("primary_port", "Port of the primary session server, 1 to 65535.",
+	engine.Int64Field(attrPrimaryPort, "Port of the primary session server, 1 to 65535.",
 		func(c *wasSessionCluster) int64 { return c.PrimaryPort }).Input().ValidateInt64(portValidators()...).ReportedWhen(clusterReported),
 	// The manager replaces the whole set-up on every write, so a secondary server left out
 	// of the configuration means none: unlike an optional input of the engine (unmanaged
 	// when left out), a secondary server added outside Terraform shows as drift.
-	engine.CustomField("secondary_host", rschema.StringAttribute{
+	engine.CustomField(attrSecondaryHost, rschema.StringAttribute{
 		MarkdownDescription: "Host name or IP address of the secondary session server; set it together with `secondary_port`. " +
 			"Left out, the clustering has no secondary server (one added outside Terraform shows in the next plan). Updated in place.",
 		Optional: true, Validators: hostValidators(),
@@ -47,7 +47,7 @@ var wasSessionClusterFields = []engine.Field[wasSessionCluster]{
 		return tftypes.NewValue(tftypes.String, c.SecondaryHost)
 	}).ReportedWhen(clusterReported).
 		WithDataAttribute(dschema.StringAttribute{MarkdownDescription: "Host name or IP address of the secondary session server; null when there is none.", Computed: true}),
-	engine.CustomField("secondary_port", rschema.Int64Attribute{
+	engine.CustomField(attrSecondaryPort, rschema.Int64Attribute{
 		MarkdownDescription: "Port of the secondary session server, 1 to 65535; set it together with `secondary_host`. Updated in place.",
 		Optional:            true, Validators: portValidators(),
 	}, tftypes.Number, func(c *wasSessionCluster) tftypes.Value {
@@ -68,25 +68,25 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 		"Creating it where the server has session clustering already fails (import it instead); destroying it removes the session clustering.",
 	Fields: wasSessionClusterFields,
 	ImportID: importID{
-		Parts:   []idPart{serverRefPart("was_server_id")},
+		Parts:   []idPart{serverRefPart(attrWASServerID)},
 		Example: "shop/app-01/was-1",
 		Noun:    "server",
 	},
 	Describe: func(a engine.Attrs) string { return "session clustering of " + wasPartServer(a) },
 	Validators: []resource.ConfigValidator{
-		resourcevalidator.RequiredTogether(path.MatchRoot("secondary_host"), path.MatchRoot("secondary_port")),
+		resourcevalidator.RequiredTogether(path.MatchRoot(attrSecondaryHost), path.MatchRoot(attrSecondaryPort)),
 	},
 	Create: createWASSessionCluster,
 	Read:   readWASSessionCluster,
 	Update: func(ctx context.Context, m *conn, plan, _ engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
+		return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
 			return m.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
 		})
 	},
 	// A server without session clustering answers 404 "Session clustering not found:
 	// <server>", which means gone: done.
 	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, state.Str("was_server_id"), func(ref apm.ServerRef) error {
+		return m.onServerRef(ctx, apm.KindWAS, state.Str(attrWASServerID), func(ref apm.ServerRef) error {
 			return m.RemoveSessionCluster(ctx, ref)
 		})
 	},
@@ -94,8 +94,8 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 
 func sessionClusterOf(a engine.Attrs) apm.SessionCluster {
 	return apm.SessionCluster{
-		PrimaryHost: a.Str("primary_host"), PrimaryPort: a.Int64("primary_port"),
-		SecondaryHost: a.Str("secondary_host"), SecondaryPort: a.Int64("secondary_port"),
+		PrimaryHost: a.Str(attrPrimaryHost), PrimaryPort: a.Int64(attrPrimaryPort),
+		SecondaryHost: a.Str(attrSecondaryHost), SecondaryPort: a.Int64(attrSecondaryPort),
 	}
 }
 
@@ -104,7 +104,7 @@ func sessionClusterOf(a engine.Attrs) apm.SessionCluster {
 // someone else made: the server is read first, and one that has session clustering is a
 // conflict, for which the engine offers import (or adopts it with adopt_existing).
 func createWASSessionCluster(ctx context.Context, m *conn, plan engine.Attrs) error {
-	return m.onServerRef(ctx, apm.KindWAS, plan.Str("was_server_id"), func(ref apm.ServerRef) error {
+	return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
 		srv, err := m.GetServer(ctx, ref)
 		if err != nil {
 			return err
@@ -136,7 +136,7 @@ func (e clusterExistsError) Unwrap() error {
 // readWASSessionCluster reads the server's detail: a server that reports no session
 // clustering has none (gone); one that does not report the field keeps the state.
 func readWASSessionCluster(ctx context.Context, m *conn, a engine.Attrs) (*wasSessionCluster, error) {
-	id := a.Str("was_server_id")
+	id := a.Str(attrWASServerID)
 	srv, err := getWASPartServer(ctx, m, id)
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ var newWASSessionClustersDataSource = engine.NewListDataSource(listDataSourceTyp
 	Fields:          wasSessionClusterFields,
 	Filters:         wasServerFilter("session clustering"),
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasSessionCluster, error) {
-		return listWASSessionClusters(ctx, m, config.Str("was_server_id"))
+		return listWASSessionClusters(ctx, m, config.Str(attrWASServerID))
 	},
 	Imports: wasSessionClusterType.Target(),
 })

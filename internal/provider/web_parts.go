@@ -32,31 +32,31 @@ type webPart struct {
 
 // webServerRefField is the web_server_id of a part.
 func webServerRefField(noun string) engine.Field[webPart] {
-	return engine.StringField("web_server_id", fmt.Sprintf("The `id` of the web server, such as `apm_web_server.example.id` (`<system_id>/<node>/<server_id>`). "+
+	return engine.StringField(attrWebServerID, fmt.Sprintf("The `id` of the web server, such as `apm_web_server.example.id` (`<system_id>/<node>/<server_id>`). "+
 		"It stays the same when the system is renamed. Moving the %s to another web server replaces it.", noun),
 		func(p *webPart) string { return p.ServerID }).Replacing().Validate(serverRefValidator("web"))
 }
 
 // webPartIDField is the id of a part: its web server's id.
 func webPartIDField(noun string) engine.Field[webPart] {
-	return engine.StringField("id", fmt.Sprintf("The web server's id, `<system_id>/<node>/<server_id>`: a web server has one %s.", noun),
+	return engine.StringField(attrID, fmt.Sprintf("The web server's id, `<system_id>/<node>/<server_id>`: a web server has one %s.", noun),
 		func(p *webPart) string { return p.ServerID })
 }
 
 // webPartImportID is the import ID of every part: the web server's.
-var webPartImportID = importID{Parts: []idPart{serverRefPart("web_server_id")}, Example: "shop/web-01/web-1", Noun: "server"}
+var webPartImportID = importID{Parts: []idPart{serverRefPart(attrWebServerID)}, Example: "shop/web-01/web-1", Noun: "server"}
 
 // webPartServer describes the web server of a part in diagnostics: `web server "web-1"
 // on node "web-01"`.
 func webPartServer(a engine.Attrs) string {
-	nodeRef, serverID, _ := splitServerRef(a.Str("web_server_id"))
+	nodeRef, serverID, _ := splitServerRef(a.Str(attrWebServerID))
 	_, node, _ := splitNodeRef(nodeRef)
 	return fmt.Sprintf("web server %q on node %q", serverID, node)
 }
 
 // onWebServer runs call with the reference of the part's web server.
 func onWebServer(ctx context.Context, m *conn, a engine.Attrs, call func(apm.ServerRef) error) error {
-	return m.onServerRef(ctx, apm.KindWeb, a.Str("web_server_id"), call)
+	return m.onServerRef(ctx, apm.KindWeb, a.Str(attrWebServerID), call)
 }
 
 // readWebPart reads the detail of the part's web server. A web server that no longer
@@ -70,12 +70,12 @@ func readWebPart(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error)
 	if err != nil {
 		return nil, err
 	}
-	return &webPart{ServerID: a.Str("web_server_id"), Server: *srv}, nil
+	return &webPart{ServerID: a.Str(attrWebServerID), Server: *srv}, nil
 }
 
 // webServerFilter is the argument of the data sources that list a part of one web server.
 func webServerFilter(part string) map[string]dschema.Attribute {
-	return map[string]dschema.Attribute{"web_server_id": requiredString(fmt.Sprintf("The `id` of the web server whose %s to list, such as `apm_web_server.example.id` "+
+	return map[string]dschema.Attribute{attrWebServerID: requiredString(fmt.Sprintf("The `id` of the web server whose %s to list, such as `apm_web_server.example.id` "+
 		"or the `id` of an item of `apm_web_servers` (`<system_id>/<node>/<server_id>`).", part), serverRefValidator("web"))}
 }
 
@@ -91,7 +91,7 @@ type webPartList struct {
 // list is the part of the web server whose id is serverID, as a list of at most one: one
 // read of its detail.
 func (l webPartList) list(ctx context.Context, m *conn, serverID string) ([]webPart, error) {
-	a := engine.Attrs{"web_server_id": tftypes.NewValue(tftypes.String, serverID)}
+	a := engine.Attrs{attrWebServerID: tftypes.NewValue(tftypes.String, serverID)}
 	p, err := l.read(ctx, m, a)
 	if err != nil {
 		return nil, err

@@ -113,7 +113,7 @@ var newWebURIPatternsDataSource = engine.NewListDataSource(listDataSourceType[we
 	Fields:          webURIPatternsFields,
 	Filters:         webServerFilter("URI patterns"),
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
-		return webURIPatternsList.list(ctx, m, config.Str("web_server_id"))
+		return webURIPatternsList.list(ctx, m, config.Str(attrWebServerID))
 	},
 	Imports: webURIPatternsType.Target(),
 })

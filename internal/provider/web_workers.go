@@ -30,18 +30,8 @@ type webWorker struct {
 	AJPPort, LBFactor int64
 }
 
-// The workers attribute, and the attributes of a worker. A worker's WAS server is its key
-// in the workers map.
-const (
-	webWorkersAttr = "workers"
-
-	workerHost     = "host"
-	workerAJPPort  = "ajp_port"
-	workerLBFactor = "lb_factor"
-)
-
 var webWorkerType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-	workerHost: tftypes.String, workerAJPPort: tftypes.Number, workerLBFactor: tftypes.Number,
+	attrHost: tftypes.String, attrAJPPort: tftypes.Number, attrLBFactor: tftypes.Number,
 }}
 
 var webWorkerMapType = tftypes.Map{ElementType: webWorkerType}
@@ -58,7 +48,7 @@ var webWorkerMapType = tftypes.Map{ElementType: webWorkerType}
 var webWorkersFields = []engine.Field[webPart]{
 	webPartIDField("worker map"),
 	webServerRefField("worker map"),
-	engine.CustomField(webWorkersAttr, rschema.MapNestedAttribute{
+	engine.CustomField(attrWorkers, rschema.MapNestedAttribute{
 		MarkdownDescription: "The web server's load-balancer workers, all of them, keyed by the `id` of the WAS server each forwards to, " +
 			"such as `(apm_was_server.example.id) = { lb_factor = 2 }` (`<system_id>/<node>/<server_id>`; the parentheses make the key an expression). " +
 			"The order they are written in makes no difference, and a plan names the worker that changes. " +
@@ -68,21 +58,21 @@ var webWorkersFields = []engine.Field[webPart]{
 			"The WAS server cannot be deleted while it is a worker. Updated in place.",
 		Required: true,
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-			workerHost: rschema.StringAttribute{
+			attrHost: rschema.StringAttribute{
 				MarkdownDescription: "Host name or IP address the web server reaches the WAS server at. Defaults to the manager's choice, the address of the WAS server's node, " +
 					"recorded when the worker is added (leaving it out later keeps the recorded value).",
 				Optional: true, Computed: true,
 				Validators:    hostValidators(),
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()},
 			},
-			workerAJPPort: rschema.Int64Attribute{
+			attrAJPPort: rschema.Int64Attribute{
 				MarkdownDescription: "AJP port the web server forwards to, 1 to 65535. Defaults to the WAS server's `ajp_port` when the worker is added " +
 					"(leaving it out later keeps the recorded value; set it to `apm_was_server.example.ajp_port` to follow the server). " +
 					"A worker on a WAS server without an AJP port needs it: plan refuses the worker otherwise.",
 				Optional: true, Computed: true, Validators: portValidators(),
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseNonNullStateForUnknown()},
 			},
-			workerLBFactor: rschema.Int64Attribute{
+			attrLBFactor: rschema.Int64Attribute{
 				MarkdownDescription: "Load-balancing weight of the worker, 1 to 100. Defaults to `1`.",
 				Optional:            true, Computed: true, Default: int64default.StaticInt64(1),
 				Validators: []validator.Int64{int64validator.Between(1, 100)},
@@ -125,21 +115,21 @@ var webWorkersType = resourceType[webPart]{
 // At most one GET per new worker, none for a server planned in this run with a known AJP
 // port.
 func checkWorkerServers(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-	kept := mapElements(prior[webWorkersAttr])
-	declared := mapElements(plan[webWorkersAttr])
+	kept := mapElements(prior[attrWorkers])
+	declared := mapElements(plan[attrWorkers])
 	for _, id := range slices.Sorted(maps.Keys(declared)) {
 		if _, ok := kept[id]; ok {
 			continue
 		}
 		worker := objectAttrs(declared[id])
 		server, planned := engine.PlannedObject(ctx, "apm_was_server", id)
-		if planned && (worker.Known(workerAJPPort) || server.Known("ajp_port")) {
+		if planned && (worker.Known(attrAJPPort) || server.Known(attrAJPPort)) {
 			continue
 		}
 		if engine.LookupsSkipped(ctx) {
 			continue
 		}
-		at := path.Root(webWorkersAttr).AtMapKey(id)
+		at := path.Root(attrWorkers).AtMapKey(id)
 		var was *apm.Server
 		err := m.onServerRef(ctx, apm.KindWAS, id, func(ref apm.ServerRef) (err error) {
 			was, err = m.GetServer(ctx, ref)
@@ -147,7 +137,7 @@ func checkWorkerServers(ctx context.Context, m *conn, plan, prior engine.Attrs, 
 		})
 		switch {
 		case err == nil:
-			if was.AJPPort == 0 && !worker.Known(workerAJPPort) {
+			if was.AJPPort == 0 && !worker.Known(attrAJPPort) {
 				diags.AddAttributeError(at, "WAS server without an AJP port", fmt.Sprintf(
 					"The worker %q forwards to WAS server %q on node %q of system %q over AJP, but that server has no AJP port and the worker sets no ajp_port: "+
 						"the manager would refuse the worker. Give the WAS server an ajp_port (in its apm_was_server), or set ajp_port in this worker.",
@@ -173,9 +163,9 @@ func webWorkersValue(workers []webWorker) tftypes.Value {
 	out := make(map[string]tftypes.Value, len(workers))
 	for _, w := range workers {
 		out[w.WASServerID] = tftypes.NewValue(webWorkerType, map[string]tftypes.Value{
-			workerHost:     tftypes.NewValue(tftypes.String, w.Host),
-			workerAJPPort:  engine.Int64Value(w.AJPPort),
-			workerLBFactor: engine.Int64Value(w.LBFactor),
+			attrHost:     tftypes.NewValue(tftypes.String, w.Host),
+			attrAJPPort:  engine.Int64Value(w.AJPPort),
+			attrLBFactor: engine.Int64Value(w.LBFactor),
 		})
 	}
 	return tftypes.NewValue(webWorkerMapType, out)
@@ -184,11 +174,11 @@ func webWorkersValue(workers []webWorker) tftypes.Value {
 // workersOf is the workers a plan or state declares, by WAS server id: the values not
 // known yet (a default the manager fills in) are zero.
 func workersOf(a engine.Attrs) []webWorker {
-	elems := mapElements(a[webWorkersAttr])
+	elems := mapElements(a[attrWorkers])
 	out := make([]webWorker, 0, len(elems))
 	for _, id := range slices.Sorted(maps.Keys(elems)) {
 		w := objectAttrs(elems[id])
-		out = append(out, webWorker{WASServerID: id, Host: w.Str(workerHost), AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)})
+		out = append(out, webWorker{WASServerID: id, Host: w.Str(attrHost), AJPPort: w.Int64(attrAJPPort), LBFactor: w.Int64(attrLBFactor)})
 	}
 	return out
 }
@@ -242,7 +232,7 @@ func readWebWorkers(ctx context.Context, m *conn, a engine.Attrs) (*webPart, err
 		return nil, err
 	}
 	if !p.Reported.Workers {
-		return p, m.fillWorkerDefaults(ctx, p, a[webWorkersAttr])
+		return p, m.fillWorkerDefaults(ctx, p, a[attrWorkers])
 	}
 	p.workersReported = true
 	for _, w := range p.Server.Workers {
@@ -265,17 +255,17 @@ func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftyp
 	elems := mapElements(applied)
 	for _, id := range slices.Sorted(maps.Keys(elems)) {
 		w := objectAttrs(elems[id])
-		worker := webWorker{WASServerID: id, Host: w.Str(workerHost), AJPPort: w.Int64(workerAJPPort), LBFactor: w.Int64(workerLBFactor)}
-		if !w.Known(workerHost) || !w.Known(workerAJPPort) {
+		worker := webWorker{WASServerID: id, Host: w.Str(attrHost), AJPPort: w.Int64(attrAJPPort), LBFactor: w.Int64(attrLBFactor)}
+		if !w.Known(attrHost) || !w.Known(attrAJPPort) {
 			err := m.onServerRef(ctx, apm.KindWAS, worker.WASServerID, func(ref apm.ServerRef) error {
-				if !w.Known(workerHost) {
+				if !w.Known(attrHost) {
 					node, err := m.GetNode(ctx, ref.SystemName, ref.NodeName)
 					if err != nil {
 						return err
 					}
 					worker.Host = node.HostIP
 				}
-				if !w.Known(workerAJPPort) {
+				if !w.Known(attrAJPPort) {
 					was, err := m.GetServer(ctx, ref)
 					if err != nil {
 						return err
@@ -288,7 +278,7 @@ func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftyp
 				return fmt.Errorf("looking up the defaults of worker %s: %w", worker.WASServerID, err)
 			}
 		}
-		if !w.Known(workerLBFactor) {
+		if !w.Known(attrLBFactor) {
 			worker.LBFactor = 1
 		}
 		p.Workers = append(p.Workers, worker)
@@ -302,9 +292,9 @@ var webWorkersDataAttribute = dschema.MapNestedAttribute{
 	MarkdownDescription: "The web server's load-balancer workers, keyed by the `id` of the WAS server each forwards to (`<system_id>/<node>/<server_id>`).",
 	Computed:            true,
 	NestedObject: dschema.NestedAttributeObject{Attributes: map[string]dschema.Attribute{
-		workerHost:     dschema.StringAttribute{MarkdownDescription: "Host name or IP address the web server reaches the WAS server at.", Computed: true},
-		workerAJPPort:  dschema.Int64Attribute{MarkdownDescription: "AJP port the web server forwards to.", Computed: true},
-		workerLBFactor: dschema.Int64Attribute{MarkdownDescription: "Load-balancing weight of the worker.", Computed: true},
+		attrHost:     dschema.StringAttribute{MarkdownDescription: "Host name or IP address the web server reaches the WAS server at.", Computed: true},
+		attrAJPPort:  dschema.Int64Attribute{MarkdownDescription: "AJP port the web server forwards to.", Computed: true},
+		attrLBFactor: dschema.Int64Attribute{MarkdownDescription: "Load-balancing weight of the worker.", Computed: true},
 	}},
 }
 
@@ -325,7 +315,7 @@ var newWebWorkersDataSource = engine.NewListDataSource(listDataSourceType[webPar
 	Fields:          webWorkersFields,
 	Filters:         webServerFilter("load-balancer workers"),
 	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
-		return webWorkersList.list(ctx, m, config.Str("web_server_id"))
+		return webWorkersList.list(ctx, m, config.Str(attrWebServerID))
 	},
 	Imports: webWorkersType.Target(),
 })
