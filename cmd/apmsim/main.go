@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -51,8 +52,8 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.caOut, "ca-out", "", "write the CA certificate (PEM) to this file")
 	fs.StringVar(&c.tlsDir, "tls-dir", "", "keep the CA certificate and key in this directory (made if missing), so that clients trusting the CA still verify the server after a restart")
 	fs.BoolVar(&c.insecureHTTP, "insecure-http", false, "serve plain HTTP instead of HTTPS")
-	fs.StringVar(&c.adminKey, "admin-key", os.Getenv("APMSIM_ADMIN_KEY"), "admin API key (default $APMSIM_ADMIN_KEY, else generated and printed)")
-	fs.StringVar(&c.viewerKey, "viewer-key", os.Getenv("APMSIM_VIEWER_KEY"), "read-only API key (default $APMSIM_VIEWER_KEY, else none)")
+	fs.StringVar(&c.adminKey, "admin-key", os.Getenv("APMSIM_ADMIN_KEY"), fmt.Sprintf("admin API key, at least %d characters (default $APMSIM_ADMIN_KEY, else generated and printed)", minKeyLength))
+	fs.StringVar(&c.viewerKey, "viewer-key", os.Getenv("APMSIM_VIEWER_KEY"), fmt.Sprintf("read-only API key, at least %d characters (default $APMSIM_VIEWER_KEY, else none)", minKeyLength))
 	fs.StringVar(&c.stateFile, "state-file", "", "load state from and save it to this file")
 	fs.StringVar(&c.seed, "seed", apmsim.SeedEmpty, "initial data when there is no state file: empty or demo")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", apmsim.DefaultTransitionDelay, "how long a server stays starting or stopping before it is running or stopped")
@@ -74,7 +75,24 @@ func parseFlags(args []string) (config, error) {
 	if c.insecureHTTP && c.tlsDir != "" {
 		return c, errors.New("--tls-dir needs HTTPS; drop --insecure-http")
 	}
-	return c, nil
+	if err := checkKeyLength("admin", c.adminKey); err != nil {
+		return c, err
+	}
+	return c, checkKeyLength("viewer", c.viewerKey)
+}
+
+// minKeyLength is the shortest key run accepts from a flag or the environment: a sim
+// in shared CI is reachable by everyone on the machine (or the network), and a short key
+// is guessed in a few requests. Generated keys are 48 characters.
+const minKeyLength = 16
+
+// checkKeyLength refuses a given key shorter than minKeyLength; "" means none given.
+func checkKeyLength(role, key string) error {
+	if key == "" || len(key) >= minKeyLength {
+		return nil
+	}
+	return fmt.Errorf("the %[1]s key (--%[1]s-key or $APMSIM_%[2]s_KEY) is too short: %[3]d characters, at least %[4]d needed",
+		role, strings.ToUpper(role), len(key), minKeyLength)
 }
 
 // run serves until ctx is done, then shuts down gracefully. It writes the
