@@ -122,7 +122,7 @@ func TestFaultAnswers(t *testing.T) {
 		{"GET", admin("/rest/systems/shop"), 503, "SERVICE_UNAVAILABLE", ""},
 		{"POST", admin("/rest/nodes"), 429, "TOO_MANY_REQUESTS", "1"},
 		{"DELETE", admin("/rest/systems/shop"), 500, "INTERNAL_ERROR", "3"},
-		{"GET", "/rest/public/managerInfo", 418, "IM_A_TEAPOT", ""}, // public: no key needed
+		{"GET", "/rest/public/managerInfo", 418, "IM_A_TEAPOT", ""},                // public: no key needed
 		{"PUT", admin("/rest/nodes/ND-0001/systems/shop"), 502, "BAD_GATEWAY", ""}, // times=1: once only
 	} {
 		got := call(t, h, tc.method, tc.target, "")
