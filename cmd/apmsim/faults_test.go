@@ -23,7 +23,7 @@ func TestFaultFlag(t *testing.T) {
 	if len(c.faults) != len(want) || c.faults[0] != want[0] || c.faults[1] != want[1] {
 		t.Fatalf("faults %+v", c.faults)
 	}
-	err = run(context.Background(), []string{"--admin-key", adminKey, "--fault", "GET /x status=200"}, io.Discard)
+	err = run(context.Background(), []string{"--admin-key", adminKey, "--fault", "GET /x status=200"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `invalid value "GET /x status=200" for flag -fault: fault rule "GET /x status=200": status 200 must be between 400 and 599`) {
 		t.Fatalf("bad rule: %v", err)
 	}

@@ -17,8 +17,9 @@ import (
 	"time"
 )
 
-// started runs run in the background and returns the lines it prints as
-// they come, plus a stop function that cancels it and returns its error.
+// started runs run in the background and returns the lines it prints on stdout and
+// stderr, in order, as they come, plus a stop function that cancels it and returns its
+// error.
 func started(t *testing.T, args ...string) (lines <-chan string, stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -33,7 +34,7 @@ func started(t *testing.T, args ...string) (lines <-chan string, stop func() err
 	}()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, args, pw)
+		err := run(ctx, args, pw, pw) // like 2>&1: warnings come before the serving line
 		pw.Close()
 		done <- err
 	}()
@@ -260,7 +261,7 @@ func TestRunRejectsBadArguments(t *testing.T) {
 	} {
 		// Should run accept the arguments, it serves until the deadline and returns nil.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := run(ctx, tc.args, io.Discard)
+		err := run(ctx, tc.args, io.Discard, io.Discard)
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("run(%q) = %v, want %q", tc.args, err, tc.want)
@@ -273,7 +274,7 @@ func TestRunRejectsShortKeyFromEnv(t *testing.T) {
 	t.Setenv("APMSIM_ADMIN_KEY", "k")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := run(ctx, []string{"--addr", "127.0.0.1:0"}, io.Discard)
+	err := run(ctx, []string{"--addr", "127.0.0.1:0"}, io.Discard, io.Discard)
 	if want := "the admin key (--admin-key or $APMSIM_ADMIN_KEY) is too short: 1 characters, at least 16 needed"; err == nil || err.Error() != want {
 		t.Fatalf("run = %v, want %q", err, want)
 	}
