@@ -23,21 +23,21 @@ func TestFaultFlag(t *testing.T) {
 	if len(c.faults) != len(want) || c.faults[0] != want[0] || c.faults[1] != want[1] {
 		t.Fatalf("faults %+v", c.faults)
 	}
-	err = run(context.Background(), []string{"--admin-key", "k", "--fault", "GET /x status=200"}, io.Discard)
+	err = run(context.Background(), []string{"--admin-key", adminKey, "--fault", "GET /x status=200"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `invalid value "GET /x status=200" for flag -fault: fault rule "GET /x status=200": status 200 must be between 400 and 599`) {
 		t.Fatalf("bad rule: %v", err)
 	}
 }
 
 func TestRunWithFault(t *testing.T) {
-	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--admin-key", "k", "--fault", "GET /rest/systems status=503 times=1")
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--admin-key", adminKey, "--fault", "GET /rest/systems status=503 times=1")
 	m := servingLine.FindStringSubmatch(nextLine(t, lines))
 	if m == nil {
 		t.Fatal("no serving line")
 	}
 	c := &http.Client{}
-	getJSON(t, c, m[1]+"/rest/systems?key=k", 503, nil)
-	getJSON(t, c, m[1]+"/rest/systems?key=k", 200, nil)
+	getJSON(t, c, m[1]+"/rest/systems?key="+adminKey, 503, nil)
+	getJSON(t, c, m[1]+"/rest/systems?key="+adminKey, 200, nil)
 	c.CloseIdleConnections()
 	if err := stop(); err != nil {
 		t.Fatal(err)

@@ -17,8 +17,9 @@ import (
 	"time"
 )
 
-// started runs run in the background and returns the lines it prints as
-// they come, plus a stop function that cancels it and returns its error.
+// started runs run in the background and returns the lines it prints on stdout and
+// stderr, in order, as they come, plus a stop function that cancels it and returns its
+// error.
 func started(t *testing.T, args ...string) (lines <-chan string, stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -33,7 +34,7 @@ func started(t *testing.T, args ...string) (lines <-chan string, stop func() err
 	}()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, args, pw)
+		err := run(ctx, args, pw, pw) // like 2>&1: warnings come before the serving line
 		pw.Close()
 		done <- err
 	}()
@@ -70,11 +71,14 @@ func nextLine(t *testing.T, lines <-chan string) string {
 	}
 }
 
+// adminKey is long enough for run, which refuses keys shorter than minKeyLength.
+const adminKey = "cmd-test-admin-key-0123"
+
 var servingLine = regexp.MustCompile(`^apmsim: serving (https?://127\.0\.0\.1:[0-9]+) \((.*)\)$`)
 
 func TestRunHTTPS(t *testing.T) {
 	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	lines, stop := started(t, "--addr", "127.0.0.1:0", "--ca-out", caFile, "--admin-key", "k1", "--seed", "demo")
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--ca-out", caFile, "--admin-key", adminKey, "--seed", "demo")
 	line := nextLine(t, lines)
 	m := servingLine.FindStringSubmatch(line)
 	if m == nil || !strings.HasPrefix(m[1], "https://") || strings.HasSuffix(m[1], ":0") || m[2] != "seed demo" {
@@ -100,7 +104,7 @@ func TestRunHTTPS(t *testing.T) {
 		t.Fatalf("managerInfo %+v", info)
 	}
 	var systems struct{ Systems []struct{ SystemName string } }
-	getJSON(t, c, m[1]+"/rest/systems?key=k1", 200, &systems)
+	getJSON(t, c, m[1]+"/rest/systems?key="+adminKey, 200, &systems)
 	if len(systems.Systems) != 2 || systems.Systems[1].SystemName != "shop" {
 		t.Fatalf("systems %+v", systems)
 	}
@@ -129,13 +133,13 @@ func trustingClient(t *testing.T, caFile string) *http.Client {
 func TestRunTLSDirSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	tlsDir, caFile, state := filepath.Join(dir, "tls"), filepath.Join(dir, "ca.pem"), filepath.Join(dir, "state.json")
-	lines, stop := started(t, "--addr", "127.0.0.1:0", "--admin-key", "k", "--tls-dir", tlsDir, "--ca-out", caFile, "--state-file", state)
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--admin-key", adminKey, "--tls-dir", tlsDir, "--ca-out", caFile, "--state-file", state)
 	m := servingLine.FindStringSubmatch(nextLine(t, lines))
 	if m == nil || !strings.HasPrefix(m[1], "https://") {
 		t.Fatal("no HTTPS serving line")
 	}
 	c := trustingClient(t, caFile)
-	resp, err := c.Post(m[1]+"/rest/systems?key=k", "application/json", strings.NewReader(`{"systemName":"kept"}`))
+	resp, err := c.Post(m[1]+"/rest/systems?key="+adminKey, "application/json", strings.NewReader(`{"systemName":"kept"}`))
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("create: %v %v", resp, err)
 	}
@@ -148,12 +152,12 @@ func TestRunTLSDirSurvivesRestart(t *testing.T) {
 		t.Fatal("--ca-out differs from the CA kept in --tls-dir")
 	}
 
-	lines, stop = started(t, "--addr", "127.0.0.1:0", "--admin-key", "k", "--tls-dir", tlsDir, "--state-file", state)
+	lines, stop = started(t, "--addr", "127.0.0.1:0", "--admin-key", adminKey, "--tls-dir", tlsDir, "--state-file", state)
 	m = servingLine.FindStringSubmatch(nextLine(t, lines))
 	if m == nil {
 		t.Fatal("no serving line after the restart")
 	}
-	getJSON(t, c, m[1]+"/rest/systems/kept?key=k", 200, nil)
+	getJSON(t, c, m[1]+"/rest/systems/kept?key="+adminKey, 200, nil)
 	c.CloseIdleConnections()
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -171,7 +175,7 @@ func mustRead(t *testing.T, name string) []byte {
 
 func TestRunHTTPGeneratesKey(t *testing.T) {
 	t.Setenv("APMSIM_ADMIN_KEY", "")
-	t.Setenv("APMSIM_VIEWER_KEY", "viewer-from-env")
+	t.Setenv("APMSIM_VIEWER_KEY", "viewer-key-from-env")
 	state := filepath.Join(t.TempDir(), "state.json")
 	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--state-file", state)
 	keyLine := nextLine(t, lines)
@@ -186,7 +190,7 @@ func TestRunHTTPGeneratesKey(t *testing.T) {
 	}
 	c := &http.Client{}
 	getJSON(t, c, m[1]+"/rest/systems?key="+key, 200, nil)
-	getJSON(t, c, m[1]+"/rest/systems?key=viewer-from-env", 200, nil)
+	getJSON(t, c, m[1]+"/rest/systems?key=viewer-key-from-env", 200, nil)
 	resp, err := c.Post(m[1]+"/rest/systems?key="+key, "application/json", strings.NewReader(`{"systemName":"kept"}`))
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("create: %v %v", resp, err)
@@ -197,7 +201,7 @@ func TestRunHTTPGeneratesKey(t *testing.T) {
 	}
 
 	// A restart on the same state file says so and keeps the data.
-	t.Setenv("APMSIM_ADMIN_KEY", "env-key")
+	t.Setenv("APMSIM_ADMIN_KEY", "admin-key-from-env")
 	lines, stop = started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--state-file", state, "--seed", "demo")
 	line = nextLine(t, lines)
 	m = servingLine.FindStringSubmatch(line)
@@ -205,7 +209,7 @@ func TestRunHTTPGeneratesKey(t *testing.T) {
 		t.Fatalf("serving line %q", line)
 	}
 	var systems struct{ Systems []struct{ SystemName string } }
-	getJSON(t, c, m[1]+"/rest/systems?key=env-key", 200, &systems)
+	getJSON(t, c, m[1]+"/rest/systems?key=admin-key-from-env", 200, &systems)
 	if len(systems.Systems) != 1 || systems.Systems[0].SystemName != "kept" {
 		t.Fatalf("systems %+v", systems)
 	}
@@ -218,14 +222,14 @@ func TestRunOmitOptionalFields(t *testing.T) {
 	if c, err := parseFlags(nil); err != nil || c.omitOptional {
 		t.Fatalf("default: omitOptional %v, err %v", c.omitOptional, err)
 	}
-	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--admin-key", "k", "--seed", "demo", "--omit-optional-fields")
+	lines, stop := started(t, "--addr", "127.0.0.1:0", "--insecure-http", "--admin-key", adminKey, "--seed", "demo", "--omit-optional-fields")
 	m := servingLine.FindStringSubmatch(nextLine(t, lines))
 	if m == nil {
 		t.Fatal("no serving line")
 	}
 	c := &http.Client{}
 	var node map[string]any
-	getJSON(t, c, m[1]+"/rest/nodes/web-01/systems/shop?key=k", 200, &node)
+	getJSON(t, c, m[1]+"/rest/nodes/web-01/systems/shop?key="+adminKey, 200, &node)
 	if _, has := node["nodeId"]; has || node["nodeName"] != "web-01" {
 		t.Fatalf("node detail %v", node)
 	}
@@ -244,21 +248,35 @@ func TestRunRejectsBadArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--seed", "full", "--admin-key", "k"}, `unknown seed "full"`},
+		{[]string{"--seed", "full", "--admin-key", adminKey}, `unknown seed "full"`},
 		{[]string{"--insecure-http", "--ca-out", "x.pem"}, "--ca-out needs HTTPS"},
 		{[]string{"--tls-dir", "tls", "--insecure-http"}, "--tls-dir needs HTTPS"},
-		{[]string{"--admin-key", "k", "--addr", "127.0.0.1:0", "--tls-dir", halfTLSDir}, filepath.Join(halfTLSDir, "ca-key.pem") + " is missing"},
-		{[]string{"--admin-key", "k", "--viewer-key", "k"}, "ViewerKey must differ"},
+		{[]string{"--admin-key", adminKey, "--addr", "127.0.0.1:0", "--tls-dir", halfTLSDir}, filepath.Join(halfTLSDir, "ca-key.pem") + " is missing"},
+		{[]string{"--admin-key", adminKey, "--viewer-key", adminKey}, "ViewerKey must differ"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"--admin-key", "k", "--addr", "not-an-address"}, "missing port"},
+		{[]string{"--admin-key", adminKey, "--addr", "not-an-address"}, "missing port"},
+		// Short keys are guessable by anyone who can reach a sim in shared CI.
+		{[]string{"--admin-key", "fifteen-chars-k", "--addr", "127.0.0.1:0"}, "the admin key (--admin-key or $APMSIM_ADMIN_KEY) is too short: 15 characters, at least 16 needed"},
+		{[]string{"--viewer-key", "v", "--addr", "127.0.0.1:0"}, "the viewer key (--viewer-key or $APMSIM_VIEWER_KEY) is too short: 1 characters, at least 16 needed"},
 	} {
 		// Should run accept the arguments, it serves until the deadline and returns nil.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := run(ctx, tc.args, io.Discard)
+		err := run(ctx, tc.args, io.Discard, io.Discard)
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("run(%q) = %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// A short key from the environment is refused like one from a flag.
+func TestRunRejectsShortKeyFromEnv(t *testing.T) {
+	t.Setenv("APMSIM_ADMIN_KEY", "k")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := run(ctx, []string{"--addr", "127.0.0.1:0"}, io.Discard, io.Discard)
+	if want := "the admin key (--admin-key or $APMSIM_ADMIN_KEY) is too short: 1 characters, at least 16 needed"; err == nil || err.Error() != want {
+		t.Fatalf("run = %v, want %q", err, want)
 	}
 }
 

@@ -158,9 +158,10 @@ func (s *Sim) datasourceHolders(w *world, name string) []string {
 	return out
 }
 
-// requestInterceptor sees a request before authentication and routing (the faults area
-// injects errors, latency, connection resets and lost answers this way). It answers the
-// request itself, passes it on to next (which authenticates, routes and serves it), or
+// requestInterceptor sees a request after authentication (a request with no or a wrong
+// key never reaches it) and before routing (the faults area injects errors, latency,
+// connection resets and lost answers this way). It answers the request itself, passes it
+// on to next (which routes and serves it), or
 // passes it on with a writer of its own and then answers in place of next. Called without
 // any lock held.
 type requestInterceptor interface {

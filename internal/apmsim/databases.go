@@ -30,15 +30,17 @@ func (d *resourceData) init() {
 }
 
 // database is a database resource. Only a fingerprint of the password is kept (see
-// secretFingerprint), so neither a response nor the state file can reveal it.
+// fingerprint), so neither a response nor the state file can reveal it.
 type database struct {
-	Name           string `json:"resourceName"`
-	Type           string `json:"databaseType"`
-	Host           string `json:"host"`
-	Port           int    `json:"port"`
-	DatabaseName   string `json:"databaseName"`
-	UserName       string `json:"userName"`
-	PasswordSHA256 string `json:"passwordSha256"`
+	Name         string `json:"resourceName"`
+	Type         string `json:"databaseType"`
+	Host         string `json:"host"`
+	Port         int    `json:"port"`
+	DatabaseName string `json:"databaseName"`
+	UserName     string `json:"userName"`
+	// Password is the password's fingerprint. The JSON name is that of older versions,
+	// which kept a plain SHA-256 there, so that state files stay readable both ways.
+	Password fingerprint `json:"passwordSha256"`
 }
 
 type datasource struct {
@@ -174,7 +176,7 @@ func (b createDatabaseBody) check() (*database, error) {
 	}
 	return &database{
 		Name: b.ResourceName, Type: dbType, Host: b.Host, Port: port, DatabaseName: b.DatabaseName,
-		UserName: b.UserName, PasswordSHA256: secretFingerprint("database/"+b.ResourceName, b.Password),
+		UserName: b.UserName, Password: newFingerprint(b.Password),
 	}, nil
 }
 
@@ -510,9 +512,9 @@ func (a resourcesArea) seed(wd *world, seed string) {
 	}
 	st := resourcesState.of(wd)
 	st.addDatabase(&database{Name: "orders-db", Type: "PostgreSQL", Host: "10.0.0.21", Port: 5432,
-		DatabaseName: "orders", UserName: "orders_app", PasswordSHA256: secretFingerprint("database/orders-db", demoPassword)})
+		DatabaseName: "orders", UserName: "orders_app", Password: demoFingerprint()})
 	st.addDatabase(&database{Name: "reports-db", Type: "MySQL", Host: "reports.db.internal", Port: 3306,
-		DatabaseName: "reports", UserName: "reporter", PasswordSHA256: secretFingerprint("database/reports-db", demoPassword)})
+		DatabaseName: "reports", UserName: "reporter", Password: demoFingerprint()})
 	st.addDatasource(&datasource{Name: "orders-ds", Database: "orders-db",
 		pool: pool{Min: 2, Max: 20, Initial: 5, MaxWait: defaultMaxWaitMS}})
 }

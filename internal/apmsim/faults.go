@@ -19,8 +19,9 @@ import (
 // matching requests, so that clients can test their retries and timeouts. Off unless
 // configured (Options.Faults, the --fault flag, or PUT /_apmsim/faults at run time).
 //
-// Rules are tried in order on every request except the sim's own /_apmsim paths, before
-// authentication. Each matching rule triggers with its rate; the latencies of triggered
+// Rules are tried in order on every authenticated request (and on the public paths, which
+// need no key) except the sim's own /_apmsim paths: a request with no or a wrong key gets
+// its 401 without meeting any rule, so it cannot use up a rule's times. Each matching rule triggers with its rate; the latencies of triggered
 // rules add up, and the first triggered rule with a status or a reset ends the evaluation
 // and decides the answer. A request no rule answers goes on normally after the delay.
 // An answer injected in place of the request keeps it from its route, so it is neither

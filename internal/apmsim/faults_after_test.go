@@ -30,8 +30,8 @@ func TestFaultAfterStatus(t *testing.T) {
 	if !hasSystem(t, h, "lost") {
 		t.Fatal("the system was not created")
 	}
-	// The handler authenticates as usual: a bad key changes nothing, yet gets the fault.
-	expect(t, call(t, h, "POST", withKey("/rest/systems", "wrong"), `{"systemName":"intruder"}`), http.StatusBadGateway, "")
+	// A bad key is refused before any rule is tried: its 401 is not lost, and nothing changes.
+	expect(t, call(t, h, "POST", withKey("/rest/systems", "wrong"), `{"systemName":"intruder"}`), http.StatusUnauthorized, "")
 	if hasSystem(t, h, "intruder") {
 		t.Fatal("a request with a bad key created a system")
 	}

@@ -118,13 +118,12 @@ func TestFaultAnswers(t *testing.T) {
 		code           string
 		retryAfter     string
 	}{
-		{"GET", "/rest/systems", 503, "SERVICE_UNAVAILABLE", ""},
-		{"GET", "/rest/systems/shop", 503, "SERVICE_UNAVAILABLE", ""},
-		{"GET", "/rest/systems?key=wrong", 503, "SERVICE_UNAVAILABLE", ""}, // before authentication
-		{"POST", "/rest/nodes", 429, "TOO_MANY_REQUESTS", "1"},
-		{"DELETE", "/rest/systems/shop", 500, "INTERNAL_ERROR", "3"},
-		{"GET", "/rest/public/managerInfo", 418, "IM_A_TEAPOT", ""},
-		{"PUT", "/rest/nodes/ND-0001/systems/shop", 502, "BAD_GATEWAY", ""}, // times=1: once only
+		{"GET", admin("/rest/systems"), 503, "SERVICE_UNAVAILABLE", ""},
+		{"GET", admin("/rest/systems/shop"), 503, "SERVICE_UNAVAILABLE", ""},
+		{"POST", admin("/rest/nodes"), 429, "TOO_MANY_REQUESTS", "1"},
+		{"DELETE", admin("/rest/systems/shop"), 500, "INTERNAL_ERROR", "3"},
+		{"GET", "/rest/public/managerInfo", 418, "IM_A_TEAPOT", ""},                // public: no key needed
+		{"PUT", admin("/rest/nodes/ND-0001/systems/shop"), 502, "BAD_GATEWAY", ""}, // times=1: once only
 	} {
 		got := call(t, h, tc.method, tc.target, "")
 		expect(t, got, tc.status, errJSON(tc.code, "Injected fault"))
@@ -289,4 +288,29 @@ func faultsSnapshot(t *testing.T, s *Sim) []faultRuleJSON {
 	}
 	t.Fatal(errors.New("no faults area"))
 	return nil
+}
+
+// Faults come after authentication: in shared CI a caller without the key must neither
+// see an injected answer, nor wait out a latency, nor use up a rule's times=N, which would
+// take the fault away from the test that set it up. Public paths need no key, so their
+// faults still fire.
+func TestFaultsComeAfterAuthentication(t *testing.T) {
+	h := faultSim(t, "GET /rest/systems status=500 times=1", "GET /rest/nodes latency=1m",
+		"GET /rest/public/* status=503 times=1").Handler()
+	unauthorized := errJSON(codeUnauthorized, "Unauthorized")
+	start := time.Now()
+	for _, target := range []string{"/rest/systems", withKey("/rest/systems", "wrong"), "/rest/nodes"} {
+		expect(t, call(t, h, "GET", target, ""), http.StatusUnauthorized, unauthorized)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("requests without a valid key waited %s: the latency rule fired for them", d)
+	}
+	// The rule's one firing is still there for the caller with the key.
+	expect(t, call(t, h, "GET", admin("/rest/systems"), ""), http.StatusInternalServerError, errJSON(codeInternal, injectedFaultMessage))
+	expect(t, call(t, h, "GET", admin("/rest/systems"), ""), http.StatusOK, "")
+	expect(t, call(t, h, "GET", "/rest/public/managerInfo", ""), http.StatusServiceUnavailable, "")
+	got := call(t, h, "GET", admin("/_apmsim/faults"), "").body
+	if !strings.Contains(got, `"rule":"GET /rest/systems status=500 times=1","method":"GET","path":"/rest/systems","status":500,"rate":1,"times":1,"matched":2,"fired":1`) {
+		t.Errorf("unauthenticated requests were matched against the rules: %s", got)
+	}
 }

@@ -27,10 +27,10 @@ const publicPrefix = "/rest/public"
 // every route shares: authentication, the viewer's read-only rule, JSON
 // 404/405 bodies, panic recovery and per-route request counts.
 //
-// The order of checks is 401 (bad key), then 404/405 (no such route), then
-// 403 (viewer writes), then the handler: a caller without a key learns
-// nothing about which paths exist, and an authenticated viewer gets a
-// precise 404/405 before being told it may not write.
+// The order of checks is 401 (bad key), then the injected faults, then 404/405
+// (no such route), then 403 (viewer writes), then the handler: a caller without
+// a key learns nothing about which paths exist nor meets a fault, and an
+// authenticated viewer gets a precise 404/405 before being told it may not write.
 type router struct {
 	sim *Sim
 	mux *http.ServeMux
@@ -86,10 +86,16 @@ func (rt *router) handleAdmin(pattern string, h http.HandlerFunc) {
 	}))
 }
 
-// ServeHTTP offers the request to the interceptors before any other processing; the
-// sim's own /_apmsim paths are never intercepted, so faults can always be switched off
-// again.
+// ServeHTTP authenticates first: a caller without a valid key gets its 401 and nothing
+// else, so in shared CI it can neither see an injected fault, nor wait out its latency,
+// nor use up a rule's times=N meant for the tests. Then it offers the request to the
+// interceptors; the sim's own /_apmsim paths are never intercepted, so faults can always
+// be switched off again.
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rt.roleFor(r) == roleNone {
+		writeError(w, http.StatusUnauthorized, codeUnauthorized, "Unauthorized")
+		return
+	}
 	if isSimPath(r.URL.Path) {
 		rt.serve(w, r)
 		return
@@ -104,9 +110,8 @@ func (rt *router) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sw := &statusWriter{ResponseWriter: w}
-	if role := rt.dispatch(sw, r); role != roleNone {
-		rt.observeWrite(writeRecord{Actor: role.String(), Method: r.Method, Path: r.URL.Path, Status: sw.status, Refused: sw.refused})
-	}
+	role := rt.dispatch(sw, r)
+	rt.observeWrite(writeRecord{Actor: role.String(), Method: r.Method, Path: r.URL.Path, Status: sw.status, Refused: sw.refused})
 }
 
 // isSimPath reports whether p is one of the sim's own /_apmsim paths.
@@ -132,17 +137,19 @@ func (rt *router) observeWrite(rec writeRecord) {
 	}
 }
 
-// dispatch authenticates and routes one request and returns the caller's role
-// (roleNone when the key was rejected).
-func (rt *router) dispatch(w http.ResponseWriter, r *http.Request) role {
-	role := roleAdmin // stands for "no check needed" on public paths
-	if !isPublic(r.URL.Path) {
-		role = rt.sim.roleOf(r.URL.Query().Get("key"))
-		if role == roleNone {
-			writeError(w, http.StatusUnauthorized, codeUnauthorized, "Unauthorized")
-			return role
-		}
+// roleFor is the role of the request's key; roleAdmin stands for "no check needed" on
+// the public paths, which ignore the key.
+func (rt *router) roleFor(r *http.Request) role {
+	if isPublic(r.URL.Path) {
+		return roleAdmin
 	}
+	return rt.sim.roleOf(r.URL.Query().Get("key"))
+}
+
+// dispatch routes one request that ServeHTTP has authenticated and returns the caller's
+// role.
+func (rt *router) dispatch(w http.ResponseWriter, r *http.Request) role {
+	role := rt.roleFor(r)
 	// ServeMux would redirect a path like "/rest//systems" to its clean
 	// form; a real manager need not, so such a path is a client bug the
 	// tests should see: 404.

@@ -51,9 +51,8 @@ type Sim struct {
 }
 
 // New builds a Sim. When opts.StateFile names an existing file, the world
-// is loaded from it and opts.Seed is ignored; otherwise the seed is applied
-// and, with a state file configured, written out at once, so that an
-// unwritable path fails here rather than on the first change.
+// is loaded from it and opts.Seed is ignored; otherwise the seed is applied.
+// Either way a configured state file is written out at once (see saveAtStart).
 func New(opts Options) (*Sim, error) {
 	return newSim(opts)
 }
@@ -111,11 +110,18 @@ func (s *Sim) initWorld(seed string) error {
 		}
 		if found {
 			s.w = w
-			return nil
+			return s.saveAtStart()
 		}
 	}
 	s.w = newWorld()
 	s.applySeed(s.w, seed)
+	return s.saveAtStart()
+}
+
+// saveAtStart writes the state file at once: a new world, so that an unwritable path
+// fails here rather than on the first change, and a loaded one, so that what loading
+// migrated (an older version's unsalted password fingerprints) replaces the old file.
+func (s *Sim) saveAtStart() error {
 	if err := s.save(); err != nil {
 		return fmt.Errorf("apmsim: %w", err)
 	}

@@ -1,8 +1,6 @@
 package apmsim
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"slices"
 	"strings"
@@ -31,11 +29,13 @@ func (d *adminData) init() {
 // adminUser keeps only a fingerprint of the password: it is never returned, and the
 // state file must not hold it either.
 type adminUser struct {
-	ID             string   `json:"usrId"`
-	Name           string   `json:"usrNm"`
-	PasswordSHA256 string   `json:"usrPwSha256"`
-	Roles          []string `json:"roles"`     // authIds, sorted
-	CreatedAt      string   `json:"createdAt"` // yyyy-MM-dd, the manager's local date
+	ID   string `json:"usrId"`
+	Name string `json:"usrNm"`
+	// Password is the password's fingerprint; the JSON name is that of older versions,
+	// see database.Password.
+	Password  fingerprint `json:"usrPwSha256"`
+	Roles     []string    `json:"roles"`     // authIds, sorted
+	CreatedAt string      `json:"createdAt"` // yyyy-MM-dd, the manager's local date
 }
 
 type adminRole struct {
@@ -79,15 +79,19 @@ func (a adminArea) register(r *router) {
 	r.handle("DELETE /rest/admin/auth/{authId}", a.deleteRole)
 }
 
-// secretFingerprint is what the sim keeps of a password: SHA-256 over the owner (which
-// differs per object, so equal passwords do not show as equal fingerprints) and the
-// secret. Deterministic, so state files stay reproducible.
-func secretFingerprint(owner, secret string) string {
-	sum := sha256.Sum256([]byte(owner + "\x00" + secret))
-	return hex.EncodeToString(sum[:])
-}
-
 // --- users ---
+
+// UserPasswordMatches reports whether the user usrID exists and password is its
+// password. It is for tests: the sim keeps only a fingerprint, which no answer shows.
+func (s *Sim) UserPasswordMatches(usrID, password string) bool {
+	var fp fingerprint
+	s.read(func(wd *world) {
+		if u := adminState.of(wd).Users[usrID]; u != nil {
+			fp = u.Password
+		}
+	})
+	return fp != "" && fp.matches("user/"+usrID, password) // slow: outside the lock
+}
 
 type userJSON struct {
 	UsrID string   `json:"usrId"`
@@ -254,13 +258,14 @@ func (a adminArea) createUser(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
+	pw := newFingerprint(body.UsrPw) // slow: before taking the lock
 	err := a.s.update(func(wd *world) error {
 		st := adminState.of(wd)
 		if st.Users[body.UsrID] != nil {
 			return conflict("User already exists: %s", body.UsrID)
 		}
 		st.addUser(&adminUser{
-			ID: body.UsrID, Name: body.UsrNm, PasswordSHA256: secretFingerprint("user/"+body.UsrID, body.UsrPw),
+			ID: body.UsrID, Name: body.UsrNm, Password: pw,
 			Roles: []string{}, CreatedAt: a.s.now().Format(userDateLayout),
 		})
 		return nil
@@ -303,12 +308,16 @@ func (a adminArea) modifyUser(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
+	var pw fingerprint
+	if body.UsrPw != nil {
+		pw = newFingerprint(*body.UsrPw) // slow: before taking the lock
+	}
 	err := a.updateUser(id, func(_ *adminData, u *adminUser) error {
 		if body.UsrNm != nil {
 			u.Name = *body.UsrNm
 		}
 		if body.UsrPw != nil {
-			u.PasswordSHA256 = secretFingerprint("user/"+u.ID, *body.UsrPw)
+			u.Password = pw
 		}
 		return nil
 	})
@@ -618,7 +627,7 @@ func (a adminArea) seed(wd *world, seed string) {
 		{"ops.admin", "Operations Admin", "admins"},
 		{"operator", "Shop Operator", "operators"},
 	} {
-		st.addUser(&adminUser{ID: u.id, Name: u.name, PasswordSHA256: secretFingerprint("user/"+u.id, demoPassword),
+		st.addUser(&adminUser{ID: u.id, Name: u.name, Password: demoFingerprint(),
 			Roles: []string{u.role}, CreatedAt: today})
 	}
 }

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +20,6 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
-	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
 // Passwords of the tests: at least 16 characters on one line, so that secretMarks finds
@@ -32,24 +29,11 @@ const (
 	userPw2 = "Second-Passw0rd#for_alice"
 )
 
-// newUserAccEnv is an accEnv whose sim persists its world to a file, where the tests read
-// the fingerprint the manager keeps of each password (it never returns the password).
-func newUserAccEnv(t *testing.T) (*accEnv, string) {
-	t.Helper()
-	stateFile := filepath.Join(t.TempDir(), "apmsim.json")
-	return newAccEnvWith(t, apmsimtest.WithStateFile(stateFile)), stateFile
-}
-
-// checkPassword passes when the manager's fingerprint of userID's password is that of pw.
-func checkPassword(stateFile, userID, pw string) resource.TestCheckFunc {
+// checkPassword passes when the manager's password of userID is pw (it never returns the
+// password; the sim checks it against the fingerprint it keeps).
+func checkPassword(sim *apmsim.Sim, userID, pw string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		data, err := os.ReadFile(stateFile)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256([]byte("user/" + userID + "\x00" + pw))
-		return want(strings.Contains(string(data), `"`+hex.EncodeToString(sum[:])+`"`),
-			"the manager's password of user %q is not the expected one", userID)
+		return want(sim.UserPasswordMatches(userID, pw), "the manager's password of user %q is not the expected one", userID)
 	}
 }
 
@@ -102,7 +86,7 @@ func (e *accEnv) checkUserGone(userID string) resource.TestCheckFunc {
 // new user_id, and created again after a delete outside Terraform. The password is in
 // plan and state, as documented.
 func TestAccUser_sensitivePassword(t *testing.T) {
-	env, stateFile := newUserAccEnv(t)
+	env := newAccEnv(t)
 	sim := env.needsSim("counts the user updates the manager received")
 	alice, alice2 := env.name("alice"), env.name("alice2")
 	config := func(id, name, pw string) string {
@@ -117,7 +101,7 @@ func TestAccUser_sensitivePassword(t *testing.T) {
 				statecheck.ExpectSensitiveValue("apm_user.a", tfjsonpath.New("password")),
 				attrString("apm_user.a", "id", alice),
 			},
-			Check: resource.ComposeAggregateTestCheckFunc(env.checkUser(alice, userNamed("Alice")), checkPassword(stateFile, alice, userPw1)),
+			Check: resource.ComposeAggregateTestCheckFunc(env.checkUser(alice, userNamed("Alice")), checkPassword(sim, alice, userPw1)),
 		},
 		{
 			ResourceName:            "apm_user.a",
@@ -132,25 +116,25 @@ func TestAccUser_sensitivePassword(t *testing.T) {
 			Config:           config(alice, "Alice Example", userPw1),
 			ConfigPlanChecks: applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				env.checkUser(alice, userNamed("Alice Example")), checkPassword(stateFile, alice, userPw1), checkUserPuts(sim, 1),
+				env.checkUser(alice, userNamed("Alice Example")), checkPassword(sim, alice, userPw1), checkUserPuts(sim, 1),
 			),
 		},
 		{
 			Config:           config(alice, "Alice Example", userPw2),
 			ConfigPlanChecks: applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}),
-			Check:            checkPassword(stateFile, alice, userPw2),
+			Check:            checkPassword(sim, alice, userPw2),
 		},
 		{
 			PreConfig:        func() { env.must(env.admin.ModifyUser(env.ctx(), alice, apm.UserUpdate{UserName: "Mallory"})) },
 			Config:           config(alice, "Alice Example", userPw2),
 			ConfigPlanChecks: applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}),
-			Check:            resource.ComposeAggregateTestCheckFunc(env.checkUser(alice, userNamed("Alice Example")), checkPassword(stateFile, alice, userPw2)),
+			Check:            resource.ComposeAggregateTestCheckFunc(env.checkUser(alice, userNamed("Alice Example")), checkPassword(sim, alice, userPw2)),
 		},
 		{
 			Config:           config(alice2, "Alice Example", userPw2),
 			ConfigPlanChecks: applied(exactActions{"apm_user.a": plancheck.ResourceActionDestroyBeforeCreate}),
 			Check: resource.ComposeAggregateTestCheckFunc(env.checkUserGone(alice), env.checkUser(alice2, userNamed("Alice Example")),
-				checkPassword(stateFile, alice2, userPw2)),
+				checkPassword(sim, alice2, userPw2)),
 		},
 		{
 			PreConfig:        func() { env.must(env.admin.DeleteUser(env.ctx(), alice2)) },
@@ -165,7 +149,7 @@ func TestAccUser_sensitivePassword(t *testing.T) {
 // reaches the manager but neither the plan, the state (show -json) nor the TRACE log; a
 // new version rotates it in place with one PUT.
 func TestAccUser_writeOnlyPassword(t *testing.T) {
-	env, stateFile := newUserAccEnv(t)
+	env := newAccEnv(t)
 	sim := env.needsSim("counts the user updates the manager received")
 	alice := env.name("alice")
 	cliLog := filepath.Join(t.TempDir(), "cli.log")
@@ -187,7 +171,7 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 			Config:            config(userPw1, 1),
 			ConfigPlanChecks:  applied(creates("apm_user.a"), planHoldsKey{userPw1, false}),
 			ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 1, userPw1, userPw2),
-			Check:             checkPassword(stateFile, alice, userPw1),
+			Check:             checkPassword(sim, alice, userPw1),
 		},
 		{
 			// The rotation: a new version sends the new password, in place.
@@ -195,7 +179,7 @@ func TestAccUser_writeOnlyPassword(t *testing.T) {
 			Config:            config(userPw2, 2),
 			ConfigPlanChecks:  applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}, planHoldsKey{userPw2, false}),
 			ConfigStateChecks: writeOnlyStored("apm_user.a", "password", 2, userPw1, userPw2),
-			Check:             resource.ComposeAggregateTestCheckFunc(checkPassword(stateFile, alice, userPw2), checkUserPuts(sim, 1)),
+			Check:             resource.ComposeAggregateTestCheckFunc(checkPassword(sim, alice, userPw2), checkUserPuts(sim, 1)),
 		},
 	})
 	data, err := os.ReadFile(cliLog)
@@ -258,7 +242,7 @@ func TestPasswordPolicyNeverQuotesTheValue(t *testing.T) {
 // literal id, are left alone, the user still holds both roles, and the plan that follows
 // is empty.
 func TestAccUser_rotationKeepsGrants(t *testing.T) {
-	env, stateFile := newUserAccEnv(t)
+	env := newAccEnv(t)
 	sim := env.needsSim("counts the requests of the rotation")
 	alice, ops, audit := env.name("alice"), env.name("ops"), env.name("audit")
 	config := func(pw string) string {
@@ -271,7 +255,7 @@ func TestAccUser_rotationKeepsGrants(t *testing.T) {
 			Config:           config(userPw2),
 			ConfigPlanChecks: applied(exactActions{"apm_user.a": plancheck.ResourceActionUpdate}),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				checkPassword(stateFile, alice, userPw2), checkUserPuts(sim, 1), env.checkUser(alice, userNamed("Alice", audit, ops)),
+				checkPassword(sim, alice, userPw2), checkUserPuts(sim, 1), env.checkUser(alice, userNamed("Alice", audit, ops)),
 				func(*terraform.State) error {
 					return want(env.writes() == 1, "%d writes in the rotation, want the one PUT: %v", env.writes(), sim.RequestCounts())
 				},
