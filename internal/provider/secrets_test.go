@@ -72,6 +72,40 @@ func TestAccSecrets_keyNeverLogged(t *testing.T) {
 	}
 }
 
+// A key typed into the endpoint by mistake (a query, or the path) shows in no diagnostic
+// and no line of the TRACE log: the endpoint's errors name scheme and host only. Before,
+// the error echoed the whole endpoint, and the log with it.
+func TestAccSecrets_keyTypedIntoEndpointNeverShown(t *testing.T) {
+	env := newAccEnv(t)
+	const typed = "SEKRETtyped4711"
+	for _, tc := range []struct{ name, endpoint, refusal string }{
+		{"query", env.sim.URL + "/?key=" + typed, "must not contain a query"},
+		{"scheme", "ftp://127.0.0.1/" + typed, "must start with https:// or http://"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cliLog := filepath.Join(t.TempDir(), "cli.log")
+			setenv(t, "TF_LOG", "TRACE")
+			setenv(t, "TF_ACC_LOG_PATH", cliLog)
+			setenv(t, engine.EnvEndpoint, tc.endpoint)
+			setenv(t, engine.EnvAPIKey, env.sim.AdminKey)
+			runAcc(t, nil, []resource.TestStep{{
+				Config:      tf(t, "provider/from_environment.tf") + env.shopsWithNode("shop", "10.0.0.11", 7730),
+				ExpectError: regexp.MustCompile(regexp.QuoteMeta(tc.refusal)),
+			}})
+			data, err := os.ReadFile(cliLog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), tc.refusal) {
+				t.Fatalf("the TRACE log (%d bytes) lacks the refusal %q; the check below would prove nothing", len(data), tc.refusal)
+			}
+			if strings.Contains(string(data), typed) {
+				t.Errorf("the TRACE log shows what was typed into the endpoint")
+			}
+		})
+	}
+}
+
 // providerConfig is testdata/provider/settings.tf: a provider block for endpoint with
 // max_retries = 0, and the settings given (pairs of an argument's name and its value, as
 // for tf); the other arguments are null, as if not set.
