@@ -401,15 +401,12 @@ const hclNull = hclExpr("null")
 // tf is the configuration in testdata/<file>, with values for its variables: pairs of a
 // variable's name and its value (a string, an integer, a bool or an hclExpr). Each file
 // declares its variables one a line, `variable "name" { type = string }`, so that it is
-// valid Terraform on its own; tf drops those lines and writes every var.<name> as the
-// value's literal. (Real Terraform variables would not do: Terraform 1.5 takes no
+// valid Terraform on its own (with the bases it includes: testdataWithIncludes); tf drops
+// those lines and writes every var.<name> as the value's literal. (Real Terraform variables would not do: Terraform 1.5 takes no
 // variables in import blocks.)
 func tf(t testing.TB, file string, vars ...any) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(file)))
-	if err != nil {
-		t.Fatalf("test configuration: %v", err)
-	}
+	src := testdataWithIncludes(t, file, map[string]bool{})
 	if len(vars)%2 != 0 {
 		t.Fatalf("tf(%s): variables come in name, value pairs", file)
 	}
@@ -427,7 +424,7 @@ func tf(t testing.TB, file string, vars ...any) string {
 			t.Fatalf("tf(%s): variable %s has a value of type %T", file, name, v)
 		}
 	}
-	out := varDeclaration.ReplaceAllStringFunc(string(src), func(line string) string {
+	out := varDeclaration.ReplaceAllStringFunc(src, func(line string) string {
 		if _, given := values[varDeclaration.FindStringSubmatch(line)[1]]; given {
 			return ""
 		}
@@ -443,6 +440,28 @@ func tf(t testing.TB, file string, vars ...any) string {
 		t.Fatalf("tf(%s): no value for %s", file, left)
 	}
 	return out
+}
+
+// includeLine is a testdata file's "# include: _base/shop_app.tf": the base configuration
+// (a path under testdata/) that the file builds on, so that a file states only what it
+// tests.
+var includeLine = regexp.MustCompile(`(?m)^# include: (\S+)\n`)
+
+// testdataWithIncludes is the testdata file with each include line replaced by the file it
+// names (whose own includes are expanded too, each file once).
+func testdataWithIncludes(t testing.TB, file string, seen map[string]bool) string {
+	t.Helper()
+	if seen[file] {
+		return ""
+	}
+	seen[file] = true
+	src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(file)))
+	if err != nil {
+		t.Fatalf("test configuration: %v", err)
+	}
+	return includeLine.ReplaceAllStringFunc(string(src), func(line string) string {
+		return testdataWithIncludes(t, includeLine.FindStringSubmatch(line)[1], seen) + "\n"
+	})
 }
 
 var (

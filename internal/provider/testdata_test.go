@@ -11,9 +11,20 @@ import (
 )
 
 // Every configuration under testdata/ is HCL that parses as written, and some test uses
-// it: a file no test names is a stale copy.
+// it (a base under _base/, some configuration includes it): a file no test names is a
+// stale copy.
 func TestTestdataConfigurationsParseAndAreUsed(t *testing.T) {
 	sources := readAll(t, "*_test.go", nil)
+	included := map[string]bool{}
+	_ = filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			src, _ := os.ReadFile(path)
+			for _, m := range includeLine.FindAllStringSubmatch(string(src), -1) {
+				included[m[1]] = true
+			}
+		}
+		return nil
+	})
 	n := 0
 	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
@@ -28,7 +39,7 @@ func TestTestdataConfigurationsParseAndAreUsed(t *testing.T) {
 			t.Errorf("%s: %s", path, diags.Error())
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(path, "testdata"+string(filepath.Separator)))
-		if !strings.Contains(sources, `"`+rel+`"`) {
+		if !strings.Contains(sources, `"`+rel+`"`) && !included[rel] {
 			t.Errorf("%s: no test names %q", path, rel)
 		}
 		return nil
@@ -60,5 +71,30 @@ func TestTfFillsInVariables(t *testing.T) {
 	}
 	if strings.Contains(got, `variable "name"`) || strings.Contains(got, `variable "system_id"`) {
 		t.Errorf("the declarations of given variables must go: %s", got)
+	}
+}
+
+// A testdata file builds on the bases it includes, each expanded once, with their variables
+// filled in like its own.
+func TestTfExpandsIncludes(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, src := range map[string]string{
+		"_base/a.tf": "variable \"name\" { type = string }\nresource \"apm_system\" \"a\" {\n  name = var.name\n}\n",
+		"_base/b.tf": "# include: _base/a.tf\nresource \"apm_node\" \"b\" {}\n",
+		"x/c.tf":     "# include: _base/b.tf\n# include: _base/a.tf\nresource \"apm_node\" \"c\" {}\n",
+	} {
+		path := filepath.Join("testdata", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := tf(t, "x/c.tf", "name", "shop")
+	if strings.Count(got, `resource "apm_system" "a"`) != 1 || !strings.Contains(got, `name = "shop"`) ||
+		!strings.Contains(got, `resource "apm_node" "b"`) || !strings.Contains(got, `resource "apm_node" "c"`) || strings.Contains(got, "# include") {
+		t.Errorf("tf() = %s\nwant a, b and c, a once, with its variable filled in", got)
 	}
 }

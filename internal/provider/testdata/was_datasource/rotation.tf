@@ -1,4 +1,5 @@
-variable "system_name" { type = string }
+# include: _base/shop_app.tf
+
 variable "database_name" { type = string }
 variable "datasource_name" { type = string }
 variable "password" { type = string }
@@ -11,16 +12,6 @@ variable "attached_name" { type = string }
 # names its database by database_id, and the attachment names the datasource by
 # attached_name, each either as a literal or as a reference. The optional variables may
 # be null, which leaves their argument out.
-resource "apm_system" "shop" {
-  name = var.system_name
-}
-
-resource "apm_node" "app" {
-  system_id  = apm_system.shop.id
-  name       = "app-01"
-  host_ip    = "10.0.0.21"
-  agent_port = 7730
-}
 
 resource "apm_was_server" "a" {
   node_id   = apm_node.app.id

@@ -1,19 +1,9 @@
-variable "system_name" { type = string }
+# include: _base/shop_app.tf
+
 variable "server_id" { type = string }
 variable "primary_port" { type = number }
 variable "secondary_host" { type = string }
 variable "secondary_port" { type = number }
-
-resource "apm_system" "shop" {
-  name = var.system_name
-}
-
-resource "apm_node" "app" {
-  system_id  = apm_system.shop.id
-  name       = "app-01"
-  host_ip    = "10.0.0.21"
-  agent_port = 7730
-}
 
 # was-1 and was-2 (was[0] and was[1]), installed and stopped.
 resource "apm_was_server" "was" {

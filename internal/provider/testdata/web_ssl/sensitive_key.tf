@@ -1,19 +1,9 @@
-variable "system_name" { type = string }
+# include: _base/shop_app.tf
+
 variable "https_port" { type = number }
 variable "certificate_pem" { type = string }
 variable "private_key_pem" { type = string }
 variable "ca_chain_pem" { type = string }
-
-resource "apm_system" "shop" {
-  name = var.system_name
-}
-
-resource "apm_node" "app" {
-  system_id  = apm_system.shop.id
-  name       = "app-01"
-  host_ip    = "10.0.0.21"
-  agent_port = 7730
-}
 
 resource "apm_web_server" "w" {
   node_id    = apm_node.app.id

@@ -1,33 +1,6 @@
-variable "system_name" { type = string }
+# include: _base/web_and_three_was.tf
+
 variable "lb_factor_2" { type = number }
-
-resource "apm_system" "shop" {
-  name = var.system_name
-}
-
-resource "apm_node" "app" {
-  system_id  = apm_system.shop.id
-  name       = "app-01"
-  host_ip    = "10.0.0.21"
-  agent_port = 7730
-}
-
-resource "apm_web_server" "w" {
-  node_id   = apm_node.app.id
-  server_id = "web-1"
-  mode      = "install"
-  http_port = 80
-}
-
-# was-1 to was-3 (was[0] to was[2]) for the workers: HTTP 8080+n, AJP 8008+n.
-resource "apm_was_server" "was" {
-  count     = 3
-  node_id   = apm_node.app.id
-  server_id = "was-${count.index + 1}"
-  mode      = "install"
-  http_port = 8081 + count.index
-  ajp_port  = 8009 + count.index
-}
 
 # three_workers.tf with its workers written in another order.
 resource "apm_web_workers" "w" {
