@@ -267,7 +267,7 @@ func runWriteOnlyAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []
 // whether the object a state identifies exists, asked with the type's own read call.
 type engineType interface {
 	TypeName() string
-	Exists(ctx context.Context, m *conn, flat map[string]string) (bool, error)
+	Exists(ctx context.Context, c *conn, flat map[string]string) (bool, error)
 	Parity(ctx context.Context) error
 }
 

@@ -92,26 +92,26 @@ func (r *asideRegistry) takeDatasources(database string) []apm.DatasourceSpec {
 // only when that detach succeeds: an apm_was_datasource destroyed meanwhile forgets it
 // after its own detach, so that an attachment the configuration removes is never taken
 // back.
-func detachForReplacement(ctx context.Context, m *conn, name string) ([]string, error) {
-	holders, err := wasServersHolding(ctx, m, name)
+func detachForReplacement(ctx context.Context, c *conn, name string) ([]string, error) {
+	holders, err := wasServersHolding(ctx, c, name)
 	if err != nil {
 		return nil, err
 	}
 	var detached []string
 	for _, s := range holders {
-		id, err := m.serverID(ctx, s.SystemName, s.NodeName, s.ServerID)
+		id, err := c.serverID(ctx, s.SystemName, s.NodeName, s.ServerID)
 		if err != nil {
 			return detached, fmt.Errorf("looking up the system of %s: %w", describeWAS(s.Ref()), err)
 		}
-		m.aside.addAttachment(name, id)
-		err = m.DetachDatasource(ctx, s.Ref(), name)
+		c.aside.addAttachment(name, id)
+		err = c.DetachDatasource(ctx, s.Ref(), name)
 		switch {
 		case err == nil:
 			detached = append(detached, describeWAS(s.Ref()))
 		case apm.IsNotFoundAnswer(err):
-			m.aside.forgetAttachment(name, id) // detached meanwhile, or the server is gone
+			c.aside.forgetAttachment(name, id) // detached meanwhile, or the server is gone
 		default:
-			m.aside.forgetAttachment(name, id)
+			c.aside.forgetAttachment(name, id)
 			return detached, fmt.Errorf("detaching datasource %q from %s: %w", name, describeWAS(s.Ref()), err)
 		}
 	}
@@ -121,13 +121,13 @@ func detachForReplacement(ctx context.Context, m *conn, name string) ([]string, 
 // attachAgain attaches the datasource again to the WAS servers it was detached from for
 // its replacement. A server that is gone is skipped; the error names each server that
 // did not get it back.
-func attachAgain(ctx context.Context, m *conn, name string) error {
+func attachAgain(ctx context.Context, c *conn, name string) error {
 	var failed []string
-	for _, id := range m.aside.takeAttachments(name) {
+	for _, id := range c.aside.takeAttachments(name) {
 		var where string
-		err := m.onServerRef(ctx, apm.KindWAS, id, func(ref apm.ServerRef) error {
+		err := c.onServerRef(ctx, apm.KindWAS, id, func(ref apm.ServerRef) error {
 			where = describeWAS(ref)
-			return m.AttachDatasource(ctx, ref, name)
+			return c.AttachDatasource(ctx, ref, name)
 		})
 		switch {
 		case err == nil, apm.ConflictOf(err) == apm.ConflictExists, engine.IsGone(err):
@@ -148,8 +148,8 @@ func attachAgain(ctx context.Context, m *conn, name string) error {
 
 // deleteDatasourcesForReplacement deletes the datasources on the database, after
 // detaching each from its WAS servers, remembers them as they were, and names them.
-func deleteDatasourcesForReplacement(ctx context.Context, m *conn, database string) ([]string, error) {
-	all, err := m.ListDatasources(ctx)
+func deleteDatasourcesForReplacement(ctx context.Context, c *conn, database string) ([]string, error) {
+	all, err := c.ListDatasources(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -158,28 +158,28 @@ func deleteDatasourcesForReplacement(ctx context.Context, m *conn, database stri
 		if ds.DatabaseResourceName != database {
 			continue
 		}
-		d, err := m.GetDatasource(ctx, ds.ResourceName)
+		d, err := c.GetDatasource(ctx, ds.ResourceName)
 		if engine.IsGone(err) {
 			continue
 		}
 		if err != nil {
 			return deleted, err
 		}
-		m.aside.addDatasource(apm.DatasourceSpec{ResourceName: d.ResourceName, DatabaseResourceName: database,
+		c.aside.addDatasource(apm.DatasourceSpec{ResourceName: d.ResourceName, DatabaseResourceName: database,
 			MinPoolSize: &d.MinPoolSize, MaxPoolSize: &d.MaxPoolSize, InitialPoolSize: &d.InitialPoolSize, MaxWait: &d.MaxWait})
 		// On an error, the engine's Restore creates what is remembered (one that still
 		// exists is a conflict, which it takes as done) and attaches it again.
-		detached, err := detachForReplacement(ctx, m, d.ResourceName)
+		detached, err := detachForReplacement(ctx, c, d.ResourceName)
 		if err != nil {
 			return deleted, err
 		}
-		if err := m.DeleteDatasource(ctx, d.ResourceName); err != nil {
+		if err := c.DeleteDatasource(ctx, d.ResourceName); err != nil {
 			if !engine.IsGone(err) {
 				return deleted, fmt.Errorf("deleting datasource %q: %w", d.ResourceName, err)
 			}
 			// Deleted meanwhile, by its own resource: neither it nor its attachments come back.
-			m.aside.forgetDatasource(d.ResourceName)
-			m.aside.takeAttachments(d.ResourceName)
+			c.aside.forgetDatasource(d.ResourceName)
+			c.aside.takeAttachments(d.ResourceName)
 			continue
 		}
 		what := fmt.Sprintf("datasource %q (deleted", d.ResourceName)
@@ -193,19 +193,19 @@ func deleteDatasourcesForReplacement(ctx context.Context, m *conn, database stri
 
 // createDatasourcesAgain creates the datasources deleted for the database's replacement
 // as they were, and attaches them again.
-func createDatasourcesAgain(ctx context.Context, m *conn, database string) error {
+func createDatasourcesAgain(ctx context.Context, c *conn, database string) error {
 	var errs []error
-	for _, spec := range m.aside.takeDatasources(database) {
-		err := m.CreateDatasource(ctx, spec)
+	for _, spec := range c.aside.takeDatasources(database) {
+		err := c.CreateDatasource(ctx, spec)
 		if err != nil && apm.ConflictOf(err) != apm.ConflictExists {
 			errs = append(errs, fmt.Errorf("datasource %q was deleted for the replacement of database %q and could not be created again: %w. "+
 				"Its apm_datasource, if any, creates it on the next apply; otherwise create it again in the manager "+
 				"(min_pool_size %d, max_pool_size %d, initial_pool_size %d, max_wait %d)%s",
 				spec.ResourceName, database, err, *spec.MinPoolSize, *spec.MaxPoolSize, *spec.InitialPoolSize, *spec.MaxWait,
-				attachedTo(m.aside.takeAttachments(spec.ResourceName))))
+				attachedTo(c.aside.takeAttachments(spec.ResourceName))))
 			continue
 		}
-		errs = append(errs, attachAgain(ctx, m, spec.ResourceName))
+		errs = append(errs, attachAgain(ctx, c, spec.ResourceName))
 	}
 	return errors.Join(errs...)
 }
@@ -221,14 +221,14 @@ func attachedTo(serverIDs []string) string {
 
 // wasServersHolding lists the WAS servers that have the datasource attached, as far as
 // their details report it, by system, node and server id.
-func wasServersHolding(ctx context.Context, m *conn, name string) ([]apm.Server, error) {
-	servers, err := m.ListServers(ctx, apm.KindWAS)
+func wasServersHolding(ctx context.Context, c *conn, name string) ([]apm.Server, error) {
+	servers, err := c.ListServers(ctx, apm.KindWAS)
 	if err != nil {
 		return nil, err
 	}
 	var out []apm.Server
 	for _, s := range servers {
-		detail, err := m.GetServer(ctx, s.Ref())
+		detail, err := c.GetServer(ctx, s.Ref())
 		if err != nil {
 			if engine.IsGone(err) {
 				continue

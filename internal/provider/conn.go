@@ -28,11 +28,11 @@ type conn struct {
 }
 
 // timeZone is the zone the manager's times are read in; UTC when none is set.
-func (m *conn) timeZone() *time.Location {
-	if m.zone == nil {
+func (c *conn) timeZone() *time.Location {
+	if c.zone == nil {
 		return time.UTC
 	}
-	return m.zone
+	return c.zone
 }
 
 func newConn(client *apm.Client) *conn {
@@ -95,24 +95,24 @@ func (d *systemDirectory) cached(id string) (string, bool) {
 }
 
 // listSystems lists the systems and remembers every name.
-func (m *conn) listSystems(ctx context.Context) ([]apm.System, error) {
-	systems, err := m.ListSystems(ctx)
+func (c *conn) listSystems(ctx context.Context) ([]apm.System, error) {
+	systems, err := c.ListSystems(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range systems {
-		m.systems.remember(s.SystemID, s.SystemName)
+		c.systems.remember(s.SystemID, s.SystemName)
 	}
-	m.systems.mu.Lock()
-	m.systems.complete = true
-	m.systems.mu.Unlock()
+	c.systems.mu.Lock()
+	c.systems.complete = true
+	c.systems.mu.Unlock()
 	return systems, nil
 }
 
 // systemIDs lists the systems (one GET) and maps their names to their ids. A filter
 // naming no system (only, when set) is an error that says so.
-func (m *conn) systemIDs(ctx context.Context, only string) (map[string]string, error) {
-	systems, err := m.listSystems(ctx)
+func (c *conn) systemIDs(ctx context.Context, only string) (map[string]string, error) {
+	systems, err := c.listSystems(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -127,20 +127,20 @@ func (m *conn) systemIDs(ctx context.Context, only string) (map[string]string, e
 }
 
 // getSystem reads a system's detail by name and remembers its id.
-func (m *conn) getSystem(ctx context.Context, name string) (*apm.System, error) {
-	s, err := m.GetSystem(ctx, name)
+func (c *conn) getSystem(ctx context.Context, name string) (*apm.System, error) {
+	s, err := c.GetSystem(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	m.systems.remember(s.SystemID, s.SystemName)
+	c.systems.remember(s.SystemID, s.SystemName)
 	return s, nil
 }
 
 // systemNamed reads the system that a data source's system_name names. That system is not
 // the object the data source reads, so its 404 says that the reference is wrong, naming
 // the attribute and its value, rather than that an object is gone.
-func (m *conn) systemNamed(ctx context.Context, name string) (*apm.System, error) {
-	s, err := m.getSystem(ctx, name)
+func (c *conn) systemNamed(ctx context.Context, name string) (*apm.System, error) {
+	s, err := c.getSystem(ctx, name)
 	if apm.IsNotFound(err) {
 		return nil, fmt.Errorf("system_name %q: %w (%w)", name, engine.ErrGone, err)
 	}
@@ -149,16 +149,16 @@ func (m *conn) systemNamed(ctx context.Context, name string) (*apm.System, error
 
 // systemName is the current name of the system with the given id: from the directory,
 // else from one list of the systems. A system that does not exist is errGone.
-func (m *conn) systemName(ctx context.Context, id string) (string, error) {
-	if name, ok := m.systems.cached(id); ok {
+func (c *conn) systemName(ctx context.Context, id string) (string, error) {
+	if name, ok := c.systems.cached(id); ok {
 		return name, nil
 	}
-	return m.freshSystemName(ctx, id)
+	return c.freshSystemName(ctx, id)
 }
 
 // freshSystemName asks the manager, for when the remembered name may be stale.
-func (m *conn) freshSystemName(ctx context.Context, id string) (string, error) {
-	systems, err := m.listSystems(ctx)
+func (c *conn) freshSystemName(ctx context.Context, id string) (string, error) {
+	systems, err := c.listSystems(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -172,9 +172,9 @@ func (m *conn) freshSystemName(ctx context.Context, id string) (string, error) {
 
 // resolveSystem takes a system's name or id, as users write it in import IDs, and
 // returns its id. A name is tried first: one GET of its detail.
-func (m *conn) resolveSystem(ctx context.Context, ref string) (string, error) {
+func (c *conn) resolveSystem(ctx context.Context, ref string) (string, error) {
 	if systemNamePattern.MatchString(ref) {
-		s, err := m.getSystem(ctx, ref)
+		s, err := c.getSystem(ctx, ref)
 		if err == nil {
 			return s.SystemID, nil
 		}
@@ -182,7 +182,7 @@ func (m *conn) resolveSystem(ctx context.Context, ref string) (string, error) {
 			return "", err
 		}
 	}
-	if _, err := m.freshSystemName(ctx, ref); err != nil {
+	if _, err := c.freshSystemName(ctx, ref); err != nil {
 		if engine.IsGone(err) {
 			return "", fmt.Errorf("no system has the name or id %q: %w", ref, engine.ErrGone)
 		}
@@ -194,8 +194,8 @@ func (m *conn) resolveSystem(ctx context.Context, ref string) (string, error) {
 // onSystem runs call with the current name of the system with the given id. When the
 // call gets 404 the name may be stale (someone renamed the system since it was seen):
 // the name is looked up again, and the call repeated if it changed.
-func (m *conn) onSystem(ctx context.Context, id string, call func(systemName string) error) error {
-	name, err := m.systemName(ctx, id)
+func (c *conn) onSystem(ctx context.Context, id string, call func(systemName string) error) error {
+	name, err := c.systemName(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ func (m *conn) onSystem(ctx context.Context, id string, call func(systemName str
 	if !apm.IsNotFoundAnswer(err) {
 		return err
 	}
-	fresh, ferr := m.freshSystemName(ctx, id)
+	fresh, ferr := c.freshSystemName(ctx, id)
 	switch {
 	case ferr != nil:
 		return ferr

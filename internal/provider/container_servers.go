@@ -32,16 +32,16 @@ var newContainerServersDataSource = engine.NewListDataSource(listDataSourceType[
 	List: listContainerServers,
 })
 
-func listContainerServers(ctx context.Context, m *conn, config engine.Attrs) ([]apm.ContainerServer, error) {
+func listContainerServers(ctx context.Context, c *conn, config engine.Attrs) ([]apm.ContainerServer, error) {
 	var (
 		servers []apm.ContainerServer
 		err     error
 	)
 	switch kind := apm.ServerKind(config.Str(attrKind)); kind {
 	case apm.KindWAS:
-		servers, err = m.ListWASContainerServers(ctx)
+		servers, err = c.ListWASContainerServers(ctx)
 	case apm.KindWeb:
-		servers, err = m.ListWebContainerServers(ctx)
+		servers, err = c.ListWebContainerServers(ctx)
 	default:
 		return nil, fmt.Errorf("containers have no %q servers (kind is was or web)", kind)
 	}

@@ -84,26 +84,26 @@ var databaseType = resourceType[apm.Database]{
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    databasePassword.Validators(),
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("database %q", a.Str(attrResourceName)) },
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateDatabase(ctx, apm.DatabaseSpec{
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.CreateDatabase(ctx, apm.DatabaseSpec{
 			ResourceName: plan.Str(attrResourceName), DatabaseType: plan.Str(attrDatabaseType),
 			Host: plan.Str(attrHost), Port: plan.Int64(attrPort), DatabaseName: plan.Str(attrDatabaseName),
 			UserName: plan.Str(attrUserName), Password: databasePassword.Value(plan),
 		})
 	},
-	Read: func(ctx context.Context, m *conn, state engine.Attrs) (*apm.Database, error) {
-		return m.GetDatabase(ctx, state.Str(attrResourceName))
+	Read: func(ctx context.Context, c *conn, state engine.Attrs) (*apm.Database, error) {
+		return c.GetDatabase(ctx, state.Str(attrResourceName))
 	},
 	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error {
 		// Every managed attribute replaces the database; only recorded inputs (the
 		// password version right after an import) reach here, and the engine sends nothing for those.
 		return nil
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteDatabase(ctx, state.Str(attrResourceName))
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return c.DeleteDatabase(ctx, state.Str(attrResourceName))
 	},
-	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		all, err := m.ListDatasources(ctx)
+	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+		all, err := c.ListDatasources(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -116,11 +116,11 @@ var databaseType = resourceType[apm.Database]{
 		slices.Sort(names)
 		return names, nil
 	},
-	SetAside: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		return deleteDatasourcesForReplacement(ctx, m, state.Str(attrResourceName))
+	SetAside: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+		return deleteDatasourcesForReplacement(ctx, c, state.Str(attrResourceName))
 	},
-	Restore: func(ctx context.Context, m *conn, a engine.Attrs) error {
-		return createDatasourcesAgain(ctx, m, a.Str(attrResourceName))
+	Restore: func(ctx context.Context, c *conn, a engine.Attrs) error {
+		return createDatasourcesAgain(ctx, c, a.Str(attrResourceName))
 	},
 }
 
@@ -129,8 +129,8 @@ var newDatabaseDataSource = engine.NewDataSource(dataSourceType[apm.Database]{
 	Description: "Reads one database resource by name. The manager never reports the password.",
 	Fields:      databaseFields,
 	Keys:        []string{attrResourceName},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Database, error) {
-		return m.GetDatabase(ctx, config.Str(attrResourceName))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*apm.Database, error) {
+		return c.GetDatabase(ctx, config.Str(attrResourceName))
 	},
 })
 
@@ -141,8 +141,8 @@ var newDatabasesDataSource = engine.NewListDataSource(listDataSourceType[apm.Dat
 	ListDescription: "The databases.",
 	Fields:          databaseFields,
 	SortBy:          func(d *apm.Database) string { return d.ResourceName },
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Database, error) {
-		return m.ListDatabases(ctx)
+	List: func(ctx context.Context, c *conn, _ engine.Attrs) ([]apm.Database, error) {
+		return c.ListDatabases(ctx)
 	},
 	Imports: databaseType.Target(),
 })

@@ -52,39 +52,39 @@ var datasourceType = resourceType[apm.Datasource]{
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    []resource.ConfigValidator{poolValidator{}},
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str(attrResourceName)) },
-	CheckPlan: func(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-		checkPoolPlan(ctx, m, plan, prior, diags)
-		checkDatabaseRef(ctx, m, plan, prior, diags)
+	CheckPlan: func(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+		checkPoolPlan(ctx, c, plan, prior, diags)
+		checkDatabaseRef(ctx, c, plan, prior, diags)
 	},
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateDatasource(ctx, apm.DatasourceSpec{
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.CreateDatasource(ctx, apm.DatasourceSpec{
 			ResourceName: plan.Str(attrResourceName), DatabaseResourceName: plan.Str(attrDatabaseID),
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
-	Read: func(ctx context.Context, m *conn, state engine.Attrs) (*apm.Datasource, error) {
-		return m.GetDatasource(ctx, state.Str(attrResourceName))
+	Read: func(ctx context.Context, c *conn, state engine.Attrs) (*apm.Datasource, error) {
+		return c.GetDatasource(ctx, state.Str(attrResourceName))
 	},
-	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		return m.ModifyDatasource(ctx, state.Str(attrResourceName), apm.DatasourceUpdate{
+	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
+		return c.ModifyDatasource(ctx, state.Str(attrResourceName), apm.DatasourceUpdate{
 			MinPoolSize: knownInt(plan, poolMin), MaxPoolSize: knownInt(plan, poolMax),
 			InitialPoolSize: knownInt(plan, poolInitial), MaxWait: knownInt(plan, poolMaxWait),
 		})
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		err := m.DeleteDatasource(ctx, state.Str(attrResourceName))
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		err := c.DeleteDatasource(ctx, state.Str(attrResourceName))
 		// Deleted by its own resource: a replacement of its database must not create it
 		// again (see aside.go for why after the delete).
-		m.aside.forgetDatasource(state.Str(attrResourceName))
+		c.aside.forgetDatasource(state.Str(attrResourceName))
 		return err
 	},
 	Blockers: datasourceHolders,
-	SetAside: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		return detachForReplacement(ctx, m, state.Str(attrResourceName))
+	SetAside: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+		return detachForReplacement(ctx, c, state.Str(attrResourceName))
 	},
-	Restore: func(ctx context.Context, m *conn, a engine.Attrs) error {
-		return attachAgain(ctx, m, a.Str(attrResourceName))
+	Restore: func(ctx context.Context, c *conn, a engine.Attrs) error {
+		return attachAgain(ctx, c, a.Str(attrResourceName))
 	},
 }
 
@@ -99,8 +99,8 @@ func knownInt(a engine.Attrs, name string) *int64 {
 }
 
 // datasourceHolders names the WAS servers that have the datasource attached.
-func datasourceHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-	servers, err := wasServersHolding(ctx, m, state.Str(attrResourceName))
+func datasourceHolders(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+	servers, err := wasServersHolding(ctx, c, state.Str(attrResourceName))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func checkPoolPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *
 // manager's 404 at apply. One GET, for a new database_id only: a datasource that keeps its
 // database cannot be without it (the manager deletes no database in use). A database_id
 // unknown at plan (its database is replaced in this run) waits for apply.
-func checkDatabaseRef(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+func checkDatabaseRef(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	name := plan.Str(attrDatabaseID)
 	if !plan.Known(attrDatabaseID) || (len(prior) > 0 && prior.Str(attrDatabaseID) == name) || engine.LookupsSkipped(ctx) {
 		return
@@ -181,7 +181,7 @@ func checkDatabaseRef(ctx context.Context, m *conn, plan, prior engine.Attrs, di
 	if _, declared := engine.PlannedObject(ctx, "apm_database", name); declared {
 		return
 	}
-	_, err := m.GetDatabase(ctx, name)
+	_, err := c.GetDatabase(ctx, name)
 	switch {
 	case err == nil:
 	case engine.IsGone(err):
@@ -201,8 +201,8 @@ var newDatasourceDataSource = engine.NewDataSource(dataSourceType[apm.Datasource
 	Description: "Reads one datasource by name, with its pool settings.",
 	Fields:      datasourceFields,
 	Keys:        []string{attrResourceName},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Datasource, error) {
-		return m.GetDatasource(ctx, config.Str(attrResourceName))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*apm.Datasource, error) {
+		return c.GetDatasource(ctx, config.Str(attrResourceName))
 	},
 })
 
@@ -213,8 +213,8 @@ var newDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[apm.D
 	ListDescription: "The datasources.",
 	Fields:          datasourceFields,
 	SortBy:          func(d *apm.Datasource) string { return d.ResourceName },
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Datasource, error) {
-		return m.ListDatasources(ctx)
+	List: func(ctx context.Context, c *conn, _ engine.Attrs) ([]apm.Datasource, error) {
+		return c.ListDatasources(ctx)
 	},
 	Imports: datasourceType.Target(),
 })

@@ -44,8 +44,8 @@ var newAnalysisEventsDataSource = engine.NewListDataSource(listDataSourceType[ev
 		attrEventType: optionalString("Only events of this kind: `stuckthread`, `oom`, `fullgc` or `error`.",
 			stringvalidator.OneOf(apm.EventTypes()...)),
 	}),
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]eventObject, error) {
-		events, err := m.ListAnalysisEvents(ctx, apm.EventFilter{
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]eventObject, error) {
+		events, err := c.ListAnalysisEvents(ctx, apm.EventFilter{
 			SystemName: config.Str(attrSystemName),
 			EventType:  config.Str(attrEventType),
 			Start:      wallClock(config.Str(attrStartDate), apm.LayoutQueryDate),
@@ -54,7 +54,7 @@ var newAnalysisEventsDataSource = engine.NewListDataSource(listDataSourceType[ev
 		if err != nil {
 			return nil, err
 		}
-		loc := m.timeZone()
+		loc := c.timeZone()
 		out := make([]eventObject, 0, len(events))
 		for _, e := range events {
 			out = append(out, eventObject{AnalysisEvent: e, zone: loc})
@@ -68,11 +68,11 @@ var newAnalysisEventDataSource = engine.NewDataSource(dataSourceType[eventObject
 	Description: "Reads one server analysis event with its stack trace." + zoneNote,
 	Fields:      eventFields(),
 	Keys:        []string{attrEventID},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*eventObject, error) {
-		e, err := m.GetAnalysisEvent(ctx, config.Int64(attrEventID))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*eventObject, error) {
+		e, err := c.GetAnalysisEvent(ctx, config.Int64(attrEventID))
 		if err != nil {
 			return nil, err
 		}
-		return &eventObject{AnalysisEvent: *e, zone: m.timeZone()}, nil
+		return &eventObject{AnalysisEvent: *e, zone: c.timeZone()}, nil
 	},
 })

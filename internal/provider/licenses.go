@@ -53,12 +53,12 @@ var newLicensesDataSource = engine.NewListDataSource(listDataSourceType[licenseO
 	ListName:        "licenses",
 	ListDescription: "The licenses, one per node.",
 	Fields:          licenseFields,
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]licenseObject, error) {
-		licenses, err := m.ListLicenses(ctx)
+	List: func(ctx context.Context, c *conn, _ engine.Attrs) ([]licenseObject, error) {
+		licenses, err := c.ListLicenses(ctx)
 		if err != nil {
 			return nil, err
 		}
-		now, loc := time.Now(), m.timeZone()
+		now, loc := time.Now(), c.timeZone()
 		out := make([]licenseObject, 0, len(licenses))
 		for _, l := range licenses {
 			out = append(out, licenseObject{License: l, days: daysUntil(l.ExpireDate, now, loc)})

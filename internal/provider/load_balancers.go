@@ -15,14 +15,14 @@ import (
 // server that is gone by the time it is read forwards to nobody: the same run may be
 // deleting it, its node or its system (a 404 for any of them, as the manager names the
 // first part of the path it does not find).
-func (m *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
-	webs, err := m.ListServers(ctx, apm.KindWeb)
+func (c *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
+	webs, err := c.ListServers(ctx, apm.KindWeb)
 	if err != nil {
 		return fmt.Errorf("listing the web servers that may forward to WAS server %q: %w", ref.ServerID, err)
 	}
 	for _, w := range webs {
 		web := apm.ServerRef{Kind: apm.KindWeb, ServerID: w.ServerID, NodeName: w.NodeName, SystemName: w.SystemName}
-		if err := m.leaveLoadBalancer(ctx, ref, web); err != nil {
+		if err := c.leaveLoadBalancer(ctx, ref, web); err != nil {
 			return err
 		}
 	}
@@ -32,9 +32,9 @@ func (m *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error 
 // leaveLoadBalancer takes the WAS server out of one web server's workers: a read and a
 // write of the whole list, which no other write of the list may come between (two WAS
 // servers scaled in at once would each write back the other).
-func (m *conn) leaveLoadBalancer(ctx context.Context, ref, web apm.ServerRef) error {
-	defer m.balancers.lock(web)()
-	detail, err := m.GetServer(ctx, web)
+func (c *conn) leaveLoadBalancer(ctx context.Context, ref, web apm.ServerRef) error {
+	defer c.balancers.lock(web)()
+	detail, err := c.GetServer(ctx, web)
 	if engine.GoneWithParent(err) {
 		return nil
 	}
@@ -45,10 +45,10 @@ func (m *conn) leaveLoadBalancer(ctx context.Context, ref, web apm.ServerRef) er
 	if len(kept) == len(detail.Workers) {
 		return nil
 	}
-	if err := m.SetWorkers(ctx, web, kept); err != nil {
+	if err := c.SetWorkers(ctx, web, kept); err != nil {
 		return fmt.Errorf("taking WAS server %q out of the workers of web server %q on node %q: %w", ref.ServerID, web.ServerID, web.NodeName, err)
 	}
-	m.seats.left(ref, web, detail.Workers)
+	c.seats.left(ref, web, detail.Workers)
 	return nil
 }
 
@@ -56,9 +56,9 @@ func (m *conn) leaveLoadBalancer(ctx context.Context, ref, web apm.ServerRef) er
 // earlier in this run (a replacement: the same server id on the same node) back into
 // them, where it stood, with the worker settings it had. The worker list that names it
 // cannot: its ids read the same before and after, so Terraform sends it no update.
-func (m *conn) rejoinLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
-	for _, seat := range m.seats.take(ref) {
-		if err := m.rejoinLoadBalancer(ctx, ref, seat); err != nil {
+func (c *conn) rejoinLoadBalancers(ctx context.Context, ref apm.ServerRef) error {
+	for _, seat := range c.seats.take(ref) {
+		if err := c.rejoinLoadBalancer(ctx, ref, seat); err != nil {
 			return err
 		}
 	}
@@ -67,9 +67,9 @@ func (m *conn) rejoinLoadBalancers(ctx context.Context, ref apm.ServerRef) error
 
 // rejoinLoadBalancer puts the WAS server back into the workers of the seat's web server,
 // with the list's read and write kept together as in leaveLoadBalancer.
-func (m *conn) rejoinLoadBalancer(ctx context.Context, ref apm.ServerRef, seat seat) error {
-	defer m.balancers.lock(seat.web)()
-	detail, err := m.GetServer(ctx, seat.web)
+func (c *conn) rejoinLoadBalancer(ctx context.Context, ref apm.ServerRef, seat seat) error {
+	defer c.balancers.lock(seat.web)()
+	detail, err := c.GetServer(ctx, seat.web)
 	if err != nil {
 		return fmt.Errorf("reading the workers of web server %q on node %q to put WAS server %q back: %w", seat.web.ServerID, seat.web.NodeName, ref.ServerID, err)
 	}
@@ -77,7 +77,7 @@ func (m *conn) rejoinLoadBalancer(ctx context.Context, ref apm.ServerRef, seat s
 		return nil
 	}
 	workers := slices.Insert(slices.Clone(detail.Workers), min(seat.index, len(detail.Workers)), seat.worker)
-	if err := m.SetWorkers(ctx, seat.web, workers); err != nil {
+	if err := c.SetWorkers(ctx, seat.web, workers); err != nil {
 		return fmt.Errorf("putting WAS server %q back into the workers of web server %q on node %q: %w", ref.ServerID, seat.web.ServerID, seat.web.NodeName, err)
 	}
 	return nil

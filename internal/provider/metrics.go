@@ -41,8 +41,8 @@ var newNodesMetricsDataSource = engine.NewListDataSource(listDataSourceType[apm.
 	ListName:        "nodes",
 	ListDescription: "The metrics of each node.",
 	Fields:          nodeMetricsListFields,
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.NodeMetrics, error) {
-		nodes, err := m.NodeMetricsList(ctx)
+	List: func(ctx context.Context, c *conn, _ engine.Attrs) ([]apm.NodeMetrics, error) {
+		nodes, err := c.NodeMetricsList(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +110,7 @@ var newNodeMetricsDataSource = engine.NewDataSource(dataSourceType[nodeMetricsOb
 	Read: readNodeMetrics,
 })
 
-func readNodeMetrics(ctx context.Context, m *conn, config engine.Attrs) (*nodeMetricsObject, error) {
+func readNodeMetrics(ctx context.Context, c *conn, config engine.Attrs) (*nodeMetricsObject, error) {
 	systemName, nodeName := config.Str(attrSystemName), config.Str(attrNodeName)
 	var include bool
 	if v := config[attrIncludeServers]; v.IsKnown() && !v.IsNull() {
@@ -119,13 +119,13 @@ func readNodeMetrics(ctx context.Context, m *conn, config engine.Attrs) (*nodeMe
 		}
 	}
 	if !include {
-		n, err := m.NodeMetrics(ctx, systemName, nodeName)
+		n, err := c.NodeMetrics(ctx, systemName, nodeName)
 		if err != nil {
 			return nil, err
 		}
 		return &nodeMetricsObject{NodeMetrics: *n}, nil
 	}
-	all, err := m.NodeMetricsAll(ctx, systemName, nodeName)
+	all, err := c.NodeMetricsAll(ctx, systemName, nodeName)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func serverKeyFields[M any](kind string) []engine.Field[serverMetrics[M]] {
 
 // serverMetricsDataSource declares the metrics data source of one server kind.
 func serverMetricsDataSource[M any](kind, path string, fields []engine.Field[serverMetrics[M]],
-	read func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*M, error),
+	read func(ctx context.Context, c *conn, systemName, nodeName, serverID string) (*M, error),
 ) func() datasource.DataSource {
 	return engine.NewDataSource(dataSourceType[serverMetrics[M]]{
 		Name: strings.ToLower(kind) + "_server_metrics",
@@ -164,9 +164,9 @@ func serverMetricsDataSource[M any](kind, path string, fields []engine.Field[ser
 			"Naming a system, node or server that does not exist (or a server of another kind) is an error.",
 		Fields: append(serverKeyFields[M](kind), fields...),
 		Keys:   []string{attrSystemName, attrNodeName, attrServerID},
-		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverMetrics[M], error) {
+		Read: func(ctx context.Context, c *conn, config engine.Attrs) (*serverMetrics[M], error) {
 			s := serverMetrics[M]{SystemName: config.Str(attrSystemName), NodeName: config.Str(attrNodeName), ServerID: config.Str(attrServerID)}
-			v, err := read(ctx, m, s.SystemName, s.NodeName, s.ServerID)
+			v, err := read(ctx, c, s.SystemName, s.NodeName, s.ServerID)
 			if err != nil {
 				return nil, err
 			}
@@ -188,8 +188,8 @@ var newWASServerMetricsDataSource = serverMetricsDataSource("WAS", "/meters/was/
 		engine.Int64Field(attrGCTime, "Time spent in garbage collection over the last minute, in milliseconds.",
 			func(s *wasServerMetrics) int64 { return s.M.GCTime }),
 	},
-	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
-		return m.WASServerMetrics(ctx, systemName, nodeName, serverID)
+	func(ctx context.Context, c *conn, systemName, nodeName, serverID string) (*apm.WASServerMetrics, error) {
+		return c.WASServerMetrics(ctx, systemName, nodeName, serverID)
 	})
 
 // webTrafficFields are the metrics of web servers and web containers.
@@ -206,8 +206,8 @@ type webServerMetrics = serverMetrics[apm.WebServerMetrics]
 
 var newWebServerMetricsDataSource = serverMetricsDataSource("web", "/meters/web/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
 	webTrafficFields(func(s *webServerMetrics) *apm.WebTraffic { return &s.M.WebTraffic }),
-	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.WebServerMetrics, error) {
-		return m.WebServerMetrics(ctx, systemName, nodeName, serverID)
+	func(ctx context.Context, c *conn, systemName, nodeName, serverID string) (*apm.WebServerMetrics, error) {
+		return c.WebServerMetrics(ctx, systemName, nodeName, serverID)
 	})
 
 type sessionServerMetrics = serverMetrics[apm.SessionServerMetrics]
@@ -218,8 +218,8 @@ var newSessionServerMetricsDataSource = serverMetricsDataSource("session", "/met
 		engine.Int64Field(attrMemoryUsed, memoryUsedDescription, func(s *sessionServerMetrics) int64 { return s.M.MemoryUsed }),
 		engine.Int64Field(attrMemoryMax, "Maximum memory, in MB.", func(s *sessionServerMetrics) int64 { return s.M.MemoryMax }),
 	},
-	func(ctx context.Context, m *conn, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
-		return m.SessionServerMetrics(ctx, systemName, nodeName, serverID)
+	func(ctx context.Context, c *conn, systemName, nodeName, serverID string) (*apm.SessionServerMetrics, error) {
+		return c.SessionServerMetrics(ctx, systemName, nodeName, serverID)
 	})
 
 // Container metrics: a container is found by its host name, the server_name of
@@ -241,8 +241,8 @@ var newWASContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 		engine.Int64Field(attrThreadCount, "Threads (a count).", func(c *apm.WASContainerMetrics) int64 { return c.ThreadCount }),
 	},
 	Keys: []string{attrHostName},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.WASContainerMetrics, error) {
-		return m.WASContainerMetrics(ctx, config.Str(attrHostName))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*apm.WASContainerMetrics, error) {
+		return c.WASContainerMetrics(ctx, config.Str(attrHostName))
 	},
 })
 
@@ -253,7 +253,7 @@ var newWebContainerMetricsDataSource = engine.NewDataSource(dataSourceType[apm.W
 	Fields: append([]engine.Field[apm.WebContainerMetrics]{hostNameField(func(c *apm.WebContainerMetrics) string { return c.HostName })},
 		webTrafficFields(func(c *apm.WebContainerMetrics) *apm.WebTraffic { return &c.WebTraffic })...),
 	Keys: []string{attrHostName},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.WebContainerMetrics, error) {
-		return m.WebContainerMetrics(ctx, config.Str(attrHostName))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*apm.WebContainerMetrics, error) {
+		return c.WebContainerMetrics(ctx, config.Str(attrHostName))
 	},
 })

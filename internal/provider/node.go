@@ -62,7 +62,7 @@ var nodeType = resourceType[nodeObject]{
 		Parts: []idPart{
 			{
 				Attr: attrSystemID, Form: "<system>", Accepts: "the system's name or id",
-				Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
+				Resolve: func(ctx context.Context, c *conn, ref string) (string, error) { return c.resolveSystem(ctx, ref) },
 			},
 			{Attr: attrName, Form: "<name>"},
 		},
@@ -72,9 +72,9 @@ var nodeType = resourceType[nodeObject]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))
 	},
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.onSystem(ctx, plan.Str(attrSystemID), func(systemName string) error {
-			return m.CreateNode(ctx, apm.CreateNodeRequest{
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.onSystem(ctx, plan.Str(attrSystemID), func(systemName string) error {
+			return c.CreateNode(ctx, apm.CreateNodeRequest{
 				NodeName: plan.Str(attrName), SystemName: systemName,
 				HostIP: plan.Str(attrHostIP), AgentPort: plan.Int64(attrAgentPort),
 			})
@@ -82,16 +82,16 @@ var nodeType = resourceType[nodeObject]{
 	},
 	Read:      readNode,
 	CheckPlan: checkNodeSystem,
-	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		return m.onNode(ctx, state, func(systemName, nodeID string) error {
-			return m.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.Str(attrHostIP), AgentPort: plan.Int64(attrAgentPort)})
+	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
+		return c.onNode(ctx, state, func(systemName, nodeID string) error {
+			return c.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.Str(attrHostIP), AgentPort: plan.Int64(attrAgentPort)})
 		})
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.onNode(ctx, state, func(systemName, nodeID string) error { return m.DeleteNode(ctx, systemName, nodeID) })
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return c.onNode(ctx, state, func(systemName, nodeID string) error { return c.DeleteNode(ctx, systemName, nodeID) })
 	},
-	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		n, err := readNode(ctx, m, state)
+	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+		n, err := readNode(ctx, c, state)
 		if err != nil {
 			return nil, err
 		}
@@ -105,19 +105,19 @@ var nodeType = resourceType[nodeObject]{
 
 // checkNodeSystem fails the plan of a node whose system_id names no system, when the
 // provider has seen all systems (at configure); an id still unknown waits for apply.
-func checkNodeSystem(_ context.Context, m *conn, plan, _ engine.Attrs, diags *diag.Diagnostics) {
+func checkNodeSystem(_ context.Context, c *conn, plan, _ engine.Attrs, diags *diag.Diagnostics) {
 	id := plan.Str(attrSystemID)
-	if plan.Known(attrSystemID) && m.systems.missing(id) {
+	if plan.Known(attrSystemID) && c.systems.missing(id) {
 		diags.AddAttributeError(path.Root(attrSystemID), "Unknown system",
 			fmt.Sprintf("No system has the id %q. Refer to a system by its id, such as apm_system.example.id or data.apm_system.example.id, not by its name.", id))
 	}
 }
 
 // readNode reads the node that state identifies: one GET when its system's name is known.
-func readNode(ctx context.Context, m *conn, state engine.Attrs) (*nodeObject, error) {
+func readNode(ctx context.Context, c *conn, state engine.Attrs) (*nodeObject, error) {
 	var node *apm.Node
-	err := m.onSystem(ctx, state.Str(attrSystemID), func(systemName string) (err error) {
-		node, err = m.GetNode(ctx, systemName, state.Str(attrName))
+	err := c.onSystem(ctx, state.Str(attrSystemID), func(systemName string) (err error) {
+		node, err = c.GetNode(ctx, systemName, state.Str(attrName))
 		return err
 	})
 	if err != nil {
@@ -128,11 +128,11 @@ func readNode(ctx context.Context, m *conn, state engine.Attrs) (*nodeObject, er
 
 // onNode runs a write addressed by nodeId. A node recorded without its nodeId (its read
 // back failed) is read first.
-func (m *conn) onNode(ctx context.Context, state engine.Attrs, call func(systemName, nodeID string) error) error {
-	return m.onSystem(ctx, state.Str(attrSystemID), func(systemName string) error {
+func (c *conn) onNode(ctx context.Context, state engine.Attrs, call func(systemName, nodeID string) error) error {
+	return c.onSystem(ctx, state.Str(attrSystemID), func(systemName string) error {
 		nodeID := state.Str(attrNodeID)
 		if nodeID == "" {
-			n, err := m.GetNode(ctx, systemName, state.Str(attrName))
+			n, err := c.GetNode(ctx, systemName, state.Str(attrName))
 			if err != nil {
 				return err
 			}
@@ -147,13 +147,13 @@ var newNodeDataSource = engine.NewDataSource(dataSourceType[nodeObject]{
 	Description: "Reads one node of a system, with the servers on it.",
 	Fields:      nodeFields,
 	Keys:        []string{attrSystemName, attrName},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*nodeObject, error) {
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*nodeObject, error) {
 		systemName := config.Str(attrSystemName)
-		system, err := m.systemNamed(ctx, systemName)
+		system, err := c.systemNamed(ctx, systemName)
 		if err != nil {
 			return nil, err
 		}
-		node, err := m.GetNode(ctx, systemName, config.Str(attrName))
+		node, err := c.GetNode(ctx, systemName, config.Str(attrName))
 		if err != nil {
 			return nil, err
 		}
@@ -173,13 +173,13 @@ var newNodesDataSource = engine.NewListDataSource(listDataSourceType[nodeObject]
 })
 
 // listNodes lists the nodes (one GET) with their systems' ids (one more).
-func listNodes(ctx context.Context, m *conn, config engine.Attrs) ([]nodeObject, error) {
+func listNodes(ctx context.Context, c *conn, config engine.Attrs) ([]nodeObject, error) {
 	only := config.Str(attrSystemName)
-	ids, err := m.systemIDs(ctx, only)
+	ids, err := c.systemIDs(ctx, only)
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := m.ListNodes(ctx)
+	nodes, err := c.ListNodes(ctx)
 	if err != nil {
 		return nil, err
 	}

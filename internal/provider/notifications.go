@@ -64,17 +64,17 @@ var newNotificationsDataSource = engine.NewListDataSource(listDataSourceType[not
 		attrLimit: optionalInt64("At most this many notifications, the newest (at least `1`). Without it, all that the manager keeps.",
 			int64validator.AtLeast(1)),
 	},
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]notificationObject, error) {
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]notificationObject, error) {
 		filter := apm.NotificationFilter{
 			Interval: time.Duration(config.Int64(attrInterval)) * time.Minute,
 			DateTime: wallClock(config.Str(attrDateTime), apm.LayoutCompact),
 			Limit:    int(config.Int64(attrLimit)),
 		}
-		list, err := m.ListNotifications(ctx, filter)
+		list, err := c.ListNotifications(ctx, filter)
 		if err != nil {
 			return nil, err
 		}
-		loc := m.timeZone()
+		loc := c.timeZone()
 		out := make([]notificationObject, 0, len(list))
 		for _, n := range list {
 			out = append(out, notificationObject{Notification: n, zone: loc})

@@ -164,16 +164,16 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		resp.Diagnostics.AddAttributeError(path.Root("time_zone"), "Invalid time zone", err.Error())
 		return
 	}
-	m := newConn(client)
-	m.zone = zone
+	c := newConn(client)
+	c.zone = zone
 	if !cfg.SkipConnectionCheck.ValueBool() {
-		if err := m.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
+		if err := c.checkConnection(ctx, clientCfg.APIKey != ""); err != nil {
 			resp.Diagnostics.AddError("Cannot use the APM manager at "+apm.ShownEndpoint(clientCfg.Endpoint), engine.Explain(err)+
 				"\n\nThe provider checks the endpoint and the API key when it starts. To plan without a manager, set skip_connection_check = true.")
 			return
 		}
 	}
-	data.Connect(m, engine.Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries(),
+	data.Connect(c, engine.Settings{HasKey: clientCfg.APIKey != "", Adopt: adopt, MaxRetries: client.MaxRetries(),
 		SkipLookups: cfg.SkipConnectionCheck.ValueBool()})
 }
 
@@ -181,12 +181,12 @@ func (p *apmProvider) Configure(ctx context.Context, req provider.ConfigureReque
 // certificate or a rejected key fail the plan rather than the apply. With a key it lists
 // the systems, which the directory keeps for the children's reads; without one it can
 // only reach the public manager information.
-func (m *conn) checkConnection(ctx context.Context, withKey bool) error {
+func (c *conn) checkConnection(ctx context.Context, withKey bool) error {
 	if !withKey {
-		_, err := m.ManagerInfo(ctx)
+		_, err := c.ManagerInfo(ctx)
 		return err
 	}
-	_, err := m.listSystems(ctx)
+	_, err := c.listSystems(ctx)
 	return err
 }
 

@@ -26,8 +26,8 @@ var newPublicNodesDataSource = engine.NewListDataSource(listDataSourceType[apm.P
 	ListDescription: "The nodes of the public list.",
 	Fields:          publicNodeFields,
 	Public:          true,
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.PublicNode, error) {
-		return m.ListPublicNodes(ctx)
+	List: func(ctx context.Context, c *conn, _ engine.Attrs) ([]apm.PublicNode, error) {
+		return c.ListPublicNodes(ctx)
 	},
 })
 
@@ -43,7 +43,7 @@ var newManagerInfoDataSource = engine.NewDataSource(dataSourceType[apm.ManagerIn
 	Description: "Reads the manager's version and status. Needs no API key, so it also checks that the endpoint is reachable.",
 	Fields:      managerInfoFields,
 	Public:      true,
-	Read: func(ctx context.Context, m *conn, _ engine.Attrs) (*apm.ManagerInfo, error) {
-		return m.ManagerInfo(ctx)
+	Read: func(ctx context.Context, c *conn, _ engine.Attrs) (*apm.ManagerInfo, error) {
+		return c.ManagerInfo(ctx)
 	},
 })

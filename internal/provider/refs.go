@@ -14,8 +14,8 @@ import (
 // serverIdentity is <system>/<node>/<server_id>, the system by name or id.
 var serverNodePart = idPart{
 	Attr: attrNodeID, Form: "<system>/<node>", Pieces: 2, Accepts: "the system's name or id",
-	Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
-		return m.resolveUnderSystem(ctx, ref)
+	Resolve: func(ctx context.Context, c *conn, ref string) (string, error) {
+		return c.resolveUnderSystem(ctx, ref)
 	},
 }
 
@@ -26,19 +26,19 @@ func splitNodeRef(ref string) (systemID, node string, ok bool) {
 }
 
 // onNodeRef runs call with the current system name and the node name of a node id.
-func (m *conn) onNodeRef(ctx context.Context, ref string, call func(systemName, nodeName string) error) error {
+func (c *conn) onNodeRef(ctx context.Context, ref string, call func(systemName, nodeName string) error) error {
 	systemID, node, ok := splitNodeRef(ref)
 	if !ok {
 		return fmt.Errorf("%q is not a node id (<system_id>/<node>, such as apm_node.example.id)", ref)
 	}
-	return m.onSystem(ctx, systemID, func(systemName string) error { return call(systemName, node) })
+	return c.onSystem(ctx, systemID, func(systemName string) error { return call(systemName, node) })
 }
 
 // resolveUnderSystem resolves the system (name or id) that starts an import ID part
 // such as <system>/<node>, and keeps the rest.
-func (m *conn) resolveUnderSystem(ctx context.Context, ref string) (string, error) {
+func (c *conn) resolveUnderSystem(ctx context.Context, ref string) (string, error) {
 	system, rest, _ := strings.Cut(ref, "/")
-	id, err := m.resolveSystem(ctx, system)
+	id, err := c.resolveSystem(ctx, system)
 	if err != nil {
 		return "", err
 	}
@@ -63,8 +63,8 @@ func nodeRefValidator() validator.String {
 func serverRefPart(attr string) idPart {
 	return idPart{
 		Attr: attr, Form: "<system>/<node>/<server_id>", Pieces: 3, Accepts: "the system's name or id",
-		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) {
-			return m.resolveUnderSystem(ctx, ref)
+		Resolve: func(ctx context.Context, c *conn, ref string) (string, error) {
+			return c.resolveUnderSystem(ctx, ref)
 		},
 	}
 }
@@ -82,20 +82,20 @@ func splitServerRef(ref string) (nodeRef, serverID string, ok bool) {
 
 // onServerRef runs call with the reference of the server of kind whose id is ref
 // (<system_id>/<node>/<server_id>), under the system's current name.
-func (m *conn) onServerRef(ctx context.Context, kind apm.ServerKind, ref string, call func(apm.ServerRef) error) error {
+func (c *conn) onServerRef(ctx context.Context, kind apm.ServerKind, ref string, call func(apm.ServerRef) error) error {
 	nodeRef, serverID, ok := splitServerRef(ref)
 	if !ok {
 		return fmt.Errorf("%q is not a server id (<system_id>/<node>/<server_id>, such as apm_%s_server.example.id)", ref, kind)
 	}
-	return m.onNodeRef(ctx, nodeRef, func(systemName, nodeName string) error {
+	return c.onNodeRef(ctx, nodeRef, func(systemName, nodeName string) error {
 		return call(apm.ServerRef{Kind: kind, ServerID: serverID, NodeName: nodeName, SystemName: systemName})
 	})
 }
 
 // serverID is the id (<system_id>/<node>/<server_id>) of the server that the manager
 // names by its system's name, as a web server's workers do.
-func (m *conn) serverID(ctx context.Context, systemName, nodeName, serverID string) (string, error) {
-	id, err := m.systemID(ctx, systemName)
+func (c *conn) serverID(ctx context.Context, systemName, nodeName, serverID string) (string, error) {
+	id, err := c.systemID(ctx, systemName)
 	if err != nil {
 		return "", err
 	}
@@ -104,11 +104,11 @@ func (m *conn) serverID(ctx context.Context, systemName, nodeName, serverID stri
 
 // systemID is the id of the system with the given name: from the directory, else from
 // one read of the system.
-func (m *conn) systemID(ctx context.Context, name string) (string, error) {
-	if id, ok := m.systems.idOf(name); ok {
+func (c *conn) systemID(ctx context.Context, name string) (string, error) {
+	if id, ok := c.systems.idOf(name); ok {
 		return id, nil
 	}
-	s, err := m.getSystem(ctx, name)
+	s, err := c.getSystem(ctx, name)
 	if err != nil {
 		return "", err
 	}

@@ -58,13 +58,13 @@ var newRegisterableServersDataSource = engine.NewListDataSource(listDataSourceTy
 
 // listRegisterableServers reads the node's list (one GET), and the system's id where the
 // provider has not seen it yet (one more).
-func listRegisterableServers(ctx context.Context, m *conn, config engine.Attrs) ([]registerableObject, error) {
+func listRegisterableServers(ctx context.Context, c *conn, config engine.Attrs) ([]registerableObject, error) {
 	kind, systemName, nodeName := apm.ServerKind(config.Str(attrKind)), config.Str(attrSystemName), config.Str(attrNodeName)
-	systemID, err := m.systemID(ctx, systemName)
+	systemID, err := c.systemID(ctx, systemName)
 	if err != nil {
 		return nil, err
 	}
-	servers, err := m.ListRegisterableServers(ctx, kind, systemName, nodeName)
+	servers, err := c.ListRegisterableServers(ctx, kind, systemName, nodeName)
 	if err != nil {
 		return nil, err
 	}

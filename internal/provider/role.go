@@ -60,14 +60,14 @@ var roleType = resourceType[apm.Role]{
 	ImportID:      importID{Parts: []idPart{{Attr: attrRoleID, Form: "<role_id>"}}, Example: "operators"},
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str(attrRoleID)) },
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str(attrRoleID), AuthName: plan.Str(attrName),
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.CreateRole(ctx, apm.RoleSpec{AuthID: plan.Str(attrRoleID), AuthName: plan.Str(attrName),
 			ActionTypes: actionTypesOf(plan), Description: plan.Str(attrDescription)})
 	},
-	Read: func(ctx context.Context, m *conn, a engine.Attrs) (*apm.Role, error) {
-		return m.GetRole(ctx, a.Str(attrRoleID))
+	Read: func(ctx context.Context, c *conn, a engine.Attrs) (*apm.Role, error) {
+		return c.GetRole(ctx, a.Str(attrRoleID))
 	},
-	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
 		upd := apm.RoleUpdate{AuthName: plan.Str(attrName), ActionTypes: actionTypesOf(plan)}
 		switch {
 		case plan.Known(attrDescription):
@@ -77,10 +77,10 @@ var roleType = resourceType[apm.Role]{
 			// Left out now: the description set by Terraform is cleared.
 			upd.Description = new(string)
 		}
-		return m.ModifyRole(ctx, state.Str(attrRoleID), upd)
+		return c.ModifyRole(ctx, state.Str(attrRoleID), upd)
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteRole(ctx, state.Str(attrRoleID))
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return c.DeleteRole(ctx, state.Str(attrRoleID))
 	},
 	Blockers: roleHolders,
 }
@@ -98,8 +98,8 @@ func actionTypesOf(a engine.Attrs) []apm.ActionType {
 }
 
 // roleHolders names the users that hold the role.
-func roleHolders(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-	users, err := m.ListUsers(ctx)
+func roleHolders(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+	users, err := c.ListUsers(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +120,8 @@ var newRoleDataSource = engine.NewDataSource(dataSourceType[apm.Role]{
 	Description: "Reads one role by `role_id`.",
 	Fields:      roleFields,
 	Keys:        []string{attrRoleID},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.Role, error) {
-		return m.GetRole(ctx, config.Str(attrRoleID))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*apm.Role, error) {
+		return c.GetRole(ctx, config.Str(attrRoleID))
 	},
 })
 
@@ -132,6 +132,6 @@ var newRolesDataSource = engine.NewListDataSource(listDataSourceType[apm.Role]{
 	ListDescription: "The roles.",
 	Fields:          roleFields,
 	SortBy:          func(r *apm.Role) string { return r.AuthID },
-	List:            func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.Role, error) { return m.ListRoles(ctx) },
+	List:            func(ctx context.Context, c *conn, _ engine.Attrs) ([]apm.Role, error) { return c.ListRoles(ctx) },
 	Imports:         roleType.Target(),
 })

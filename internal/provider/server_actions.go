@@ -28,7 +28,7 @@ type serverOperation struct {
 	// forceable says that a WAS server's variant takes force, which the interface has
 	// for stops only (api/decisions.md).
 	forceable bool
-	run       func(ctx context.Context, m *conn, ref apm.ServerRef, force bool, progress engine.Progress) error
+	run       func(ctx context.Context, c *conn, ref apm.ServerRef, force bool, progress engine.Progress) error
 }
 
 // defaultPowerTimeout bounds a power action: a WAS server may take minutes to start, and
@@ -40,25 +40,25 @@ var (
 	serverStart = serverOperation{
 		verb: "start", does: "Starts the %s and waits until the manager reports it `running`. A server that is running already is left alone, " +
 			"and the action succeeds saying so; one that is starting or stopping is waited for first.",
-		run: func(ctx context.Context, m *conn, ref apm.ServerRef, _ bool, progress engine.Progress) error {
-			return m.converge(ctx, ref, stateRunning, false, progress)
+		run: func(ctx context.Context, c *conn, ref apm.ServerRef, _ bool, progress engine.Progress) error {
+			return c.converge(ctx, ref, stateRunning, false, progress)
 		},
 	}
 	serverStop = serverOperation{
 		verb: "stop", forceable: true, does: "Stops the %s and waits until the manager reports it `stopped`. A server that is stopped already is left alone, " +
 			"and the action succeeds saying so; one that is starting or stopping is waited for first.",
-		run: func(ctx context.Context, m *conn, ref apm.ServerRef, force bool, progress engine.Progress) error {
-			return m.converge(ctx, ref, stateStopped, force, progress)
+		run: func(ctx context.Context, c *conn, ref apm.ServerRef, force bool, progress engine.Progress) error {
+			return c.converge(ctx, ref, stateStopped, force, progress)
 		},
 	}
 	serverRestart = serverOperation{
 		verb: "restart", forceable: true, does: "Restarts the %s: stops it, waits until it is `stopped`, starts it and waits until it is `running`. " +
 			"A server that is stopped already is only started, saying so. Invoked again after a failure, it carries on from the state the server is in.",
-		run: func(ctx context.Context, m *conn, ref apm.ServerRef, force bool, progress engine.Progress) error {
-			if err := m.converge(ctx, ref, stateStopped, force, progress); err != nil {
+		run: func(ctx context.Context, c *conn, ref apm.ServerRef, force bool, progress engine.Progress) error {
+			if err := c.converge(ctx, ref, stateStopped, force, progress); err != nil {
 				return err
 			}
-			return m.converge(ctx, ref, stateRunning, false, progress)
+			return c.converge(ctx, ref, stateRunning, false, progress)
 		},
 	}
 )
@@ -86,9 +86,9 @@ func (k *serverKind) powerAction(op serverOperation) actionType {
 		Describe: func(config engine.Attrs) string {
 			return op.verb + " " + k.named(config.Str(attrServerID))
 		},
-		Invoke: func(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
-			return m.onServerRef(ctx, k.kind, config.Str(attrServerID), func(ref apm.ServerRef) error {
-				return op.run(ctx, m, ref, force && config.Bool(attrForce), progress)
+		Invoke: func(ctx context.Context, c *conn, config engine.Attrs, progress engine.Progress) error {
+			return c.onServerRef(ctx, k.kind, config.Str(attrServerID), func(ref apm.ServerRef) error {
+				return op.run(ctx, c, ref, force && config.Bool(attrForce), progress)
 			})
 		},
 	}

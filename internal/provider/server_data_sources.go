@@ -18,12 +18,12 @@ func (k *serverKind) dataSource() func() datasource.DataSource {
 		Description: fmt.Sprintf("Reads one %s by system, node and server id, with its status.", k.label),
 		Fields:      k.fields(),
 		Keys:        []string{attrSystemName, attrNodeName, attrServerID},
-		Read: func(ctx context.Context, m *conn, config engine.Attrs) (*serverObject, error) {
-			system, err := m.systemNamed(ctx, config.Str(attrSystemName))
+		Read: func(ctx context.Context, c *conn, config engine.Attrs) (*serverObject, error) {
+			system, err := c.systemNamed(ctx, config.Str(attrSystemName))
 			if err != nil {
 				return nil, err
 			}
-			srv, err := m.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.Str(attrServerID), NodeName: config.Str(attrNodeName), SystemName: system.SystemName})
+			srv, err := c.GetServer(ctx, apm.ServerRef{Kind: k.kind, ServerID: config.Str(attrServerID), NodeName: config.Str(attrNodeName), SystemName: system.SystemName})
 			if err != nil {
 				return nil, err
 			}
@@ -49,13 +49,13 @@ func (k *serverKind) listDataSource() func() datasource.DataSource {
 }
 
 // list lists the kind's servers (one GET) with their systems' ids (one more).
-func (k *serverKind) list(ctx context.Context, m *conn, config engine.Attrs) ([]serverObject, error) {
+func (k *serverKind) list(ctx context.Context, c *conn, config engine.Attrs) ([]serverObject, error) {
 	system, node := config.Str(attrSystemName), config.Str(attrNodeName)
-	ids, err := m.systemIDs(ctx, system)
+	ids, err := c.systemIDs(ctx, system)
 	if err != nil {
 		return nil, err
 	}
-	servers, err := m.ListServers(ctx, k.kind)
+	servers, err := c.ListServers(ctx, k.kind)
 	if err != nil {
 		return nil, err
 	}

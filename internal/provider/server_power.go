@@ -12,10 +12,10 @@ import (
 // converge brings a server to the running state want, waiting through the transitional
 // states. It acts on what it reads, so that a server already there costs one GET. progress
 // hears what it finds and does (nil for resources; the day-two actions pass Terraform's).
-func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
+func (c *conn) converge(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
 	what := serverNamed(ref)
 	for attempt := 0; ; attempt++ {
-		srv, err := m.GetServer(ctx, ref)
+		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -28,12 +28,12 @@ func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, for
 		case "starting", "stopping":
 			// Someone else's start or stop is under way: let it finish, then decide.
 			progress.Say("%s is %s: waiting for that to finish first.", what, status)
-			if _, err := m.waitServer(ctx, ref, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}, progress); err != nil {
+			if _, err := c.waitServer(ctx, ref, []string{"starting", "stopping"}, []string{stateRunning, stateStopped}, progress); err != nil {
 				return err
 			}
 			continue
 		}
-		act := m.move(ctx, ref, want, force, progress)
+		act := c.move(ctx, ref, want, force, progress)
 		if (apm.IsActionFailed(act) || apm.OutcomeUnknown(act)) && attempt < 2 {
 			// The state changed under us ("already running", "is stopping"), or the answer
 			// was lost and the action may have been carried out: look again, and act on what
@@ -48,16 +48,16 @@ func (m *conn) converge(ctx context.Context, ref apm.ServerRef, want string, for
 		if want == stateStopped {
 			pending = []string{"stopping", stateRunning}
 		}
-		_, err = m.waitServer(ctx, ref, pending, []string{want}, progress)
+		_, err = c.waitServer(ctx, ref, pending, []string{want}, progress)
 		return err
 	}
 }
 
 // move sends the start or stop that leads to want.
-func (m *conn) move(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
+func (c *conn) move(ctx context.Context, ref apm.ServerRef, want string, force bool, progress engine.Progress) error {
 	if want == stateRunning {
 		progress.Say("Starting %s.", serverNamed(ref))
-		return m.StartServer(ctx, ref)
+		return c.StartServer(ctx, ref)
 	}
 	force = force && ref.Kind == apm.KindWAS
 	if force {
@@ -65,17 +65,17 @@ func (m *conn) move(ctx context.Context, ref apm.ServerRef, want string, force b
 	} else {
 		progress.Say("Stopping %s.", serverNamed(ref))
 	}
-	return m.StopServer(ctx, ref, force)
+	return c.StopServer(ctx, ref, force)
 }
 
 // waitServer polls the server's detail until its status is a target, telling progress
 // each status it sees and, while one lasts, every progressEvery.
-func (m *conn) waitServer(ctx context.Context, ref apm.ServerRef, pending, target []string, progress engine.Progress) (*apm.Server, error) {
+func (c *conn) waitServer(ctx context.Context, ref apm.ServerRef, pending, target []string, progress engine.Progress) (*apm.Server, error) {
 	w := watch{progress: progress, what: serverNamed(ref), start: time.Now()}
 	return apm.Poll[*apm.Server]{
 		What: w.what, Pending: pending, Target: target,
 		Refresh: func(ctx context.Context) (*apm.Server, string, error) {
-			s, err := m.GetServer(ctx, ref)
+			s, err := c.GetServer(ctx, ref)
 			if err != nil {
 				return nil, "", err
 			}

@@ -213,17 +213,17 @@ func (k *serverKind) describe(a engine.Attrs) string {
 func (k *serverKind) force(a engine.Attrs) bool { return a.Bool(attrForceStop) }
 
 // onServer runs call with the reference of the server that a or its plan describes.
-func (k *serverKind) onServer(ctx context.Context, m *conn, a engine.Attrs, call func(ref apm.ServerRef) error) error {
-	return m.onNodeRef(ctx, a.Str(attrNodeID), func(systemName, nodeName string) error {
+func (k *serverKind) onServer(ctx context.Context, c *conn, a engine.Attrs, call func(ref apm.ServerRef) error) error {
+	return c.onNodeRef(ctx, a.Str(attrNodeID), func(systemName, nodeName string) error {
 		return call(apm.ServerRef{Kind: k.kind, ServerID: a.Str(attrServerID), NodeName: nodeName, SystemName: systemName})
 	})
 }
 
-func (k *serverKind) read(ctx context.Context, m *conn, a engine.Attrs) (*serverObject, error) {
+func (k *serverKind) read(ctx context.Context, c *conn, a engine.Attrs) (*serverObject, error) {
 	systemID, _, _ := splitNodeRef(a.Str(attrNodeID))
 	var srv *apm.Server
-	err := k.onServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
-		srv, err = m.GetServer(ctx, ref)
+	err := k.onServer(ctx, c, a, func(ref apm.ServerRef) (err error) {
+		srv, err = c.GetServer(ctx, ref)
 		return err
 	})
 	if err != nil {
@@ -232,8 +232,8 @@ func (k *serverKind) read(ctx context.Context, m *conn, a engine.Attrs) (*server
 	return &serverObject{Server: *srv, SystemID: systemID}, nil
 }
 
-func (k *serverKind) create(ctx context.Context, m *conn, plan engine.Attrs) error {
-	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
+func (k *serverKind) create(ctx context.Context, c *conn, plan engine.Attrs) error {
+	return k.onServer(ctx, c, plan, func(ref apm.ServerRef) error {
 		spec := apm.ServerSpec{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName,
 			Edition: apm.Edition(plan.Str(attrServerType)), InstallRootPath: plan.Str(attrInstallRootPath)}
 		var ignored apm.ServerSettings
@@ -241,19 +241,19 @@ func (k *serverKind) create(ctx context.Context, m *conn, plan engine.Attrs) err
 			p.set(&spec, &ignored, plan.Int64(p.attr))
 		}
 		if plan.Str(attrMode) == modeInstall {
-			return m.InstallServer(ctx, k.kind, spec)
+			return c.InstallServer(ctx, k.kind, spec)
 		}
-		err := m.RegisterServer(ctx, k.kind, spec)
+		err := c.RegisterServer(ctx, k.kind, spec)
 		if apm.IsNotFoundAnswer(err) {
-			return k.notRegisterable(ctx, m, ref, err)
+			return k.notRegisterable(ctx, c, ref, err)
 		}
 		return err
 	})
 }
 
 // notRegisterable adds to a refused registration what the node does offer.
-func (k *serverKind) notRegisterable(ctx context.Context, m *conn, ref apm.ServerRef, err error) error {
-	offered, lerr := m.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
+func (k *serverKind) notRegisterable(ctx context.Context, c *conn, ref apm.ServerRef, err error) error {
+	offered, lerr := c.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
 	if lerr != nil {
 		return err
 	}
@@ -274,7 +274,7 @@ func registerableIDs(offered []apm.RegisterableServer, label string) string {
 }
 
 // update sends the settings that changed; settle then brings the running state.
-func (k *serverKind) update(ctx context.Context, m *conn, plan, state engine.Attrs) error {
+func (k *serverKind) update(ctx context.Context, c *conn, plan, state engine.Attrs) error {
 	var settings apm.ServerSettings
 	var ignored apm.ServerSpec
 	changed := false
@@ -290,25 +290,25 @@ func (k *serverKind) update(ctx context.Context, m *conn, plan, state engine.Att
 	if !changed {
 		return nil
 	}
-	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error { return m.ModifyServer(ctx, ref, settings) })
+	return k.onServer(ctx, c, state, func(ref apm.ServerRef) error { return c.ModifyServer(ctx, ref, settings) })
 }
 
 // settle applies what the install or register body cannot carry (a WAS server's
 // java_home), then brings the server to its declared state.
-func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) error {
-	return k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
+func (k *serverKind) settle(ctx context.Context, c *conn, plan engine.Attrs) error {
+	return k.onServer(ctx, c, plan, func(ref apm.ServerRef) error {
 		if k.was {
-			if err := m.rejoinLoadBalancers(ctx, ref); err != nil {
+			if err := c.rejoinLoadBalancers(ctx, ref); err != nil {
 				return err
 			}
 		}
 		if k.was && plan.Known(attrJavaHome) {
-			srv, err := m.GetServer(ctx, ref)
+			srv, err := c.GetServer(ctx, ref)
 			if err != nil {
 				return err
 			}
 			if srv.JavaHome != plan.Str(attrJavaHome) {
-				if err := m.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.Str(attrJavaHome)}); err != nil {
+				if err := c.ModifyServer(ctx, ref, apm.ServerSettings{JavaHome: plan.Str(attrJavaHome)}); err != nil {
 					return err
 				}
 			}
@@ -316,18 +316,18 @@ func (k *serverKind) settle(ctx context.Context, m *conn, plan engine.Attrs) err
 		if !plan.Known(attrState) {
 			return nil
 		}
-		return m.converge(ctx, ref, plan.Str(attrState), k.force(plan), nil)
+		return c.converge(ctx, ref, plan.Str(attrState), k.force(plan), nil)
 	})
 }
 
-func (k *serverKind) delete(ctx context.Context, m *conn, state engine.Attrs) error {
-	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
+func (k *serverKind) delete(ctx context.Context, c *conn, state engine.Attrs) error {
+	return k.onServer(ctx, c, state, func(ref apm.ServerRef) error {
 		// Without a mode (left out, or imported), deregistering keeps the server's files
 		// on the node: the safe choice.
 		if state.Str(attrMode) == modeInstall {
-			return m.UninstallServer(ctx, ref)
+			return c.UninstallServer(ctx, ref)
 		}
-		return m.DeregisterServer(ctx, ref)
+		return c.DeregisterServer(ctx, ref)
 	})
 }
 
@@ -337,30 +337,30 @@ func (k *serverKind) delete(ctx context.Context, m *conn, state engine.Attrs) er
 // the run clears), then waits, still running, until its parts are gone (their resources
 // are deleted first in the same run). Only then is it stopped: a delete never stops a
 // server before it knows the delete can go through.
-func (k *serverKind) beforeDelete(ctx context.Context, m *conn, state engine.Attrs) error {
-	return k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
+func (k *serverKind) beforeDelete(ctx context.Context, c *conn, state engine.Attrs) error {
+	return k.onServer(ctx, c, state, func(ref apm.ServerRef) error {
 		if k.was {
-			if err := m.leaveLoadBalancers(ctx, ref); err != nil {
+			if err := c.leaveLoadBalancers(ctx, ref); err != nil {
 				return err
 			}
-			if err := k.waitForParts(ctx, m, state); err != nil {
+			if err := k.waitForParts(ctx, c, state); err != nil {
 				return err
 			}
 		}
-		return m.converge(ctx, ref, stateStopped, k.force(state), nil)
+		return c.converge(ctx, ref, stateStopped, k.force(state), nil)
 	})
 }
 
 // waitForParts waits until the WAS server has no session clustering, datasources or
 // applications, which would make the manager refuse its delete.
-func (k *serverKind) waitForParts(ctx context.Context, m *conn, state engine.Attrs) error {
+func (k *serverKind) waitForParts(ctx context.Context, c *conn, state engine.Attrs) error {
 	const free, held = "without parts", "holding parts"
 	_, err := apm.Poll[[]string]{
 		What:    k.describe(state) + " to have no parts",
 		Pending: []string{held},
 		Target:  []string{free},
 		Refresh: func(ctx context.Context) ([]string, string, error) {
-			parts, err := k.blockers(ctx, m, state)
+			parts, err := k.blockers(ctx, c, state)
 			switch {
 			case err != nil:
 				return nil, "", err
@@ -372,7 +372,7 @@ func (k *serverKind) waitForParts(ctx context.Context, m *conn, state engine.Att
 	}.Wait(ctx)
 	var timedOut *apm.TimeoutError
 	if errors.As(err, &timedOut) {
-		parts, _ := k.blockers(context.WithoutCancel(ctx), m, state)
+		parts, _ := k.blockers(context.WithoutCancel(ctx), c, state)
 		return fmt.Errorf("%s still has %s, which the manager would refuse to delete it with; it was left running. "+
 			"Remove those first (their resources, or in the manager), or raise timeouts.delete: %w", k.describe(state), strings.Join(parts, ", "), err)
 	}
@@ -380,13 +380,13 @@ func (k *serverKind) waitForParts(ctx context.Context, m *conn, state engine.Att
 }
 
 // blockers names the parts that hold a WAS server; other kinds have none.
-func (k *serverKind) blockers(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
+func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
 	if !k.was {
 		return nil, nil
 	}
 	var names []string
-	err := k.onServer(ctx, m, state, func(ref apm.ServerRef) error {
-		srv, err := m.GetServer(ctx, ref)
+	err := k.onServer(ctx, c, state, func(ref apm.ServerRef) error {
+		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -396,7 +396,7 @@ func (k *serverKind) blockers(ctx context.Context, m *conn, state engine.Attrs) 
 		for _, ds := range srv.Datasources {
 			names = append(names, fmt.Sprintf("datasource %q (apm_was_datasource)", ds))
 		}
-		apps, err := m.ApplicationStatuses(ctx, ref)
+		apps, err := c.ApplicationStatuses(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -410,7 +410,7 @@ func (k *serverKind) blockers(ctx context.Context, m *conn, state engine.Attrs) 
 
 // checkPlan refuses at plan what cannot work: install_root_path with register, and a
 // registration of a server that an existing node does not offer.
-func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+func (k *serverKind) checkPlan(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	// A server is registered unless its mode says install; an unknown mode tells nothing yet.
 	register := plan[attrMode].IsKnown() && plan.Str(attrMode) != modeInstall
 	if register && plan.Known(attrInstallRootPath) && len(prior) == 0 {
@@ -420,8 +420,8 @@ func (k *serverKind) checkPlan(ctx context.Context, m *conn, plan, prior engine.
 	if len(prior) > 0 || !register || !plan.Known(attrNodeID) || !plan.Known(attrServerID) {
 		return
 	}
-	err := k.onServer(ctx, m, plan, func(ref apm.ServerRef) error {
-		offered, err := m.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
+	err := k.onServer(ctx, c, plan, func(ref apm.ServerRef) error {
+		offered, err := c.ListRegisterableServers(ctx, k.kind, ref.SystemName, ref.NodeName)
 		if err != nil {
 			return err
 		}

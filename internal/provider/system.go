@@ -49,7 +49,7 @@ func sortedSystemNodes(s *apm.System) []apm.SystemNode {
 var systemImportID = importID{
 	Parts: []idPart{{
 		Attr: attrID, Form: "<system>", Accepts: "the system's name or id", FromPlan: attrName,
-		Resolve: func(ctx context.Context, m *conn, ref string) (string, error) { return m.resolveSystem(ctx, ref) },
+		Resolve: func(ctx context.Context, c *conn, ref string) (string, error) { return c.resolveSystem(ctx, ref) },
 	}},
 	Example: "shop",
 }
@@ -63,18 +63,18 @@ var systemType = resourceType[apm.System]{
 	ImportID:      systemImportID,
 	DeleteTimeout: 10 * time.Minute,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str(attrName)) },
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateSystem(ctx, plan.Str(attrName))
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.CreateSystem(ctx, plan.Str(attrName))
 	},
 	Read: readSystem,
-	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		return m.RenameSystem(ctx, state.Str(attrName), plan.Str(attrName))
+	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
+		return c.RenameSystem(ctx, state.Str(attrName), plan.Str(attrName))
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteSystem(ctx, state.Str(attrName))
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return c.DeleteSystem(ctx, state.Str(attrName))
 	},
-	Blockers: func(ctx context.Context, m *conn, state engine.Attrs) ([]string, error) {
-		s, err := m.getSystem(ctx, state.Str(attrName))
+	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+		s, err := c.getSystem(ctx, state.Str(attrName))
 		if err != nil {
 			return nil, err
 		}
@@ -89,10 +89,10 @@ var systemType = resourceType[apm.System]{
 // readSystem reads the system by its name (one GET). When that name is gone, the system
 // may have been renamed by someone else: it is looked up by its id in one list, so the
 // plan renames it back instead of creating a second system.
-func readSystem(ctx context.Context, m *conn, state engine.Attrs) (*apm.System, error) {
+func readSystem(ctx context.Context, c *conn, state engine.Attrs) (*apm.System, error) {
 	id := state.Str(attrID)
 	if state.Known(attrName) {
-		s, err := m.getSystem(ctx, state.Str(attrName))
+		s, err := c.getSystem(ctx, state.Str(attrName))
 		switch {
 		case err == nil && (id == "" || s.SystemID == id):
 			return s, nil
@@ -103,7 +103,7 @@ func readSystem(ctx context.Context, m *conn, state engine.Attrs) (*apm.System, 
 	if id == "" {
 		return nil, engine.ErrGone
 	}
-	systems, err := m.listSystems(ctx)
+	systems, err := c.listSystems(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +120,8 @@ var newSystemDataSource = engine.NewDataSource(dataSourceType[apm.System]{
 	Description: "Reads one system by name, with its nodes.",
 	Fields:      systemFields,
 	Keys:        []string{attrName},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*apm.System, error) {
-		return m.getSystem(ctx, config.Str(attrName))
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*apm.System, error) {
+		return c.getSystem(ctx, config.Str(attrName))
 	},
 })
 
@@ -132,6 +132,6 @@ var newSystemsDataSource = engine.NewListDataSource(listDataSourceType[apm.Syste
 	ListDescription: "The systems.",
 	Fields:          systemFields,
 	SortBy:          func(s *apm.System) string { return s.SystemName },
-	List:            func(ctx context.Context, m *conn, _ engine.Attrs) ([]apm.System, error) { return m.listSystems(ctx) },
+	List:            func(ctx context.Context, c *conn, _ engine.Attrs) ([]apm.System, error) { return c.listSystems(ctx) },
 	Imports:         systemType.Target(),
 })

@@ -31,15 +31,15 @@ var newActionTraceLogsDataSource = engine.NewListDataSource(listDataSourceType[t
 	ListDescription: "The log entries.",
 	Fields:          traceLogFields,
 	Filters:         withDateFilters(nil),
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]traceLogObject, error) {
-		logs, err := m.ActionTraceLogs(ctx, apm.TraceLogFilter{
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]traceLogObject, error) {
+		logs, err := c.ActionTraceLogs(ctx, apm.TraceLogFilter{
 			Start: wallClock(config.Str(attrStartDate), apm.LayoutQueryDate),
 			End:   wallClock(config.Str(attrEndDate), apm.LayoutQueryDate),
 		})
 		if err != nil {
 			return nil, err
 		}
-		loc := m.timeZone()
+		loc := c.timeZone()
 		out := make([]traceLogObject, 0, len(logs))
 		for _, l := range logs {
 			out = append(out, traceLogObject{ActionTraceLog: l, zone: loc})

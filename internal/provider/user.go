@@ -73,19 +73,19 @@ var userType = resourceType[userObject]{
 	ImportID:   importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}}, Example: "alice"},
 	Describe:   func(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str(attrUserID)) },
 	Validators: userPassword.Validators(),
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.CreateUser(ctx, apm.UserSpec{UserID: plan.Str(attrUserID), UserName: plan.Str(attrUserName), Password: userPassword.Value(plan)})
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.CreateUser(ctx, apm.UserSpec{UserID: plan.Str(attrUserID), UserName: plan.Str(attrUserName), Password: userPassword.Value(plan)})
 	},
 	Read: readUser,
-	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
+	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
 		upd := apm.UserUpdate{UserName: plan.Str(attrUserName)}
 		if passwordChanged(plan, state) {
 			upd.Password = userPassword.Value(plan)
 		}
-		return m.ModifyUser(ctx, state.Str(attrUserID), upd)
+		return c.ModifyUser(ctx, state.Str(attrUserID), upd)
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.DeleteUser(ctx, state.Str(attrUserID))
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return c.DeleteUser(ctx, state.Str(attrUserID))
 	},
 }
 
@@ -95,8 +95,8 @@ func passwordChanged(plan, state engine.Attrs) bool {
 	return !plan[userPassword.Version()].Equal(state[userPassword.Version()]) || !plan[userPassword.Name].Equal(state[userPassword.Name])
 }
 
-func readUser(ctx context.Context, m *conn, a engine.Attrs) (*userObject, error) {
-	u, err := m.GetUser(ctx, a.Str(attrUserID))
+func readUser(ctx context.Context, c *conn, a engine.Attrs) (*userObject, error) {
+	u, err := c.GetUser(ctx, a.Str(attrUserID))
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +173,12 @@ var newUserDataSource = engine.NewDataSource(dataSourceType[userObject]{
 	Description: "Reads one user by `user_id`, with its roles. The manager never reports a password.",
 	Fields:      userFields,
 	Keys:        []string{attrUserID},
-	Read: func(ctx context.Context, m *conn, config engine.Attrs) (*userObject, error) {
-		u, err := readUser(ctx, m, config)
+	Read: func(ctx context.Context, c *conn, config engine.Attrs) (*userObject, error) {
+		u, err := readUser(ctx, c, config)
 		if err != nil {
 			return nil, err
 		}
-		roles, err := m.ListUserRoles(ctx, u.UserID)
+		roles, err := c.ListUserRoles(ctx, u.UserID)
 		if err != nil {
 			return nil, err
 		}
@@ -200,12 +200,12 @@ var newUsersDataSource = engine.NewListDataSource(listDataSourceType[userObject]
 	ListDescription: "The users.",
 	Fields:          userFields,
 	SortBy:          func(u *userObject) string { return u.UserID },
-	List: func(ctx context.Context, m *conn, _ engine.Attrs) ([]userObject, error) {
-		users, err := m.ListUsers(ctx)
+	List: func(ctx context.Context, c *conn, _ engine.Attrs) ([]userObject, error) {
+		users, err := c.ListUsers(ctx)
 		if err != nil {
 			return nil, err
 		}
-		roles, err := m.ListRoles(ctx)
+		roles, err := c.ListRoles(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -38,16 +38,16 @@ var userRoleType = resourceType[userGrant]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("grant of role %q to user %q", a.Str(attrRoleID), a.Str(attrUserID))
 	},
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.GrantRole(ctx, plan.Str(attrUserID), plan.Str(attrRoleID))
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.GrantRole(ctx, plan.Str(attrUserID), plan.Str(attrRoleID))
 	},
 	Read:   readGrant,
 	Update: func(context.Context, *conn, engine.Attrs, engine.Attrs) error { return nil }, // every input replaces
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		err := m.RevokeRole(ctx, state.Str(attrUserID), state.Str(attrRoleID))
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		err := c.RevokeRole(ctx, state.Str(attrUserID), state.Str(attrRoleID))
 		if err != nil && !engine.IsGone(err) && apm.IsNotFoundAnswer(err) {
 			// The role may be gone, and its grants with it.
-			if _, rerr := m.GetRole(ctx, state.Str(attrRoleID)); apm.IsNotFound(rerr) {
+			if _, rerr := c.GetRole(ctx, state.Str(attrRoleID)); apm.IsNotFound(rerr) {
 				return nil
 			}
 		}
@@ -57,9 +57,9 @@ var userRoleType = resourceType[userGrant]{
 
 // readGrant reads the user's roles: the grant is gone when the role is not among them
 // (or the user is gone).
-func readGrant(ctx context.Context, m *conn, a engine.Attrs) (*userGrant, error) {
+func readGrant(ctx context.Context, c *conn, a engine.Attrs) (*userGrant, error) {
 	userID, roleID := a.Str(attrUserID), a.Str(attrRoleID)
-	grants, err := listUserRoles(ctx, m, userID)
+	grants, err := listUserRoles(ctx, c, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +71,8 @@ func readGrant(ctx context.Context, m *conn, a engine.Attrs) (*userGrant, error)
 }
 
 // listUserRoles is the roles granted to the user userID: one read of the user's roles.
-func listUserRoles(ctx context.Context, m *conn, userID string) ([]userGrant, error) {
-	roles, err := m.ListUserRoles(ctx, userID)
+func listUserRoles(ctx context.Context, c *conn, userID string) ([]userGrant, error) {
+	roles, err := c.ListUserRoles(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +93,8 @@ var newUserRolesDataSource = engine.NewListDataSource(listDataSourceType[userGra
 		attrUserID: requiredString("The `user_id` of the user whose roles to list, such as `apm_user.example.id` or the `user_id` of an item of `apm_users`.", adminIDValidators()...),
 	},
 	SortBy: func(g *userGrant) string { return g.RoleID },
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]userGrant, error) {
-		return listUserRoles(ctx, m, config.Str(attrUserID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]userGrant, error) {
+		return listUserRoles(ctx, c, config.Str(attrUserID))
 	},
 	Imports: userRoleType.Target(),
 })

@@ -88,9 +88,9 @@ var wasApplicationType = resourceType[wasApplication]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("application %q on %s", a.Str(attrContextPath), wasPartServer(a))
 	},
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
-			return m.DeployApplication(ctx, ref, apm.Deployment{
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
+			return c.DeployApplication(ctx, ref, apm.Deployment{
 				ContextPath: plan.Str(attrContextPath), SourcePath: plan.Str(attrSourcePath), ApplicationName: plan.Str(attrApplicationName),
 			})
 		})
@@ -115,9 +115,9 @@ func checkApplicationPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, 
 }
 
 // readWASApplication looks the context path up in the server's applications.
-func readWASApplication(ctx context.Context, m *conn, a engine.Attrs) (*wasApplication, error) {
+func readWASApplication(ctx context.Context, c *conn, a engine.Attrs) (*wasApplication, error) {
 	serverRef, contextPath := a.Str(attrWASServerID), a.Str(attrContextPath)
-	apps, err := listWASApplications(ctx, m, serverRef)
+	apps, err := listWASApplications(ctx, c, serverRef)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +130,10 @@ func readWASApplication(ctx context.Context, m *conn, a engine.Attrs) (*wasAppli
 
 // listWASApplications is the applications deployed on the WAS server whose id is
 // serverRef, with their status and session count: one read of its application statuses.
-func listWASApplications(ctx context.Context, m *conn, serverRef string) ([]wasApplication, error) {
+func listWASApplications(ctx context.Context, c *conn, serverRef string) ([]wasApplication, error) {
 	var statuses []apm.ApplicationStatus
-	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
-		statuses, err = m.ApplicationStatuses(ctx, ref)
+	err := c.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
+		statuses, err = c.ApplicationStatuses(ctx, ref)
 		return err
 	})
 	if err != nil {
@@ -148,15 +148,15 @@ func listWASApplications(ctx context.Context, m *conn, serverRef string) ([]wasA
 
 // deleteWASApplication undeploys the application. "Application not found: <path>" means
 // gone; any other 404 (the server's own, say) is checked against the statuses.
-func deleteWASApplication(ctx context.Context, m *conn, state engine.Attrs) error {
+func deleteWASApplication(ctx context.Context, c *conn, state engine.Attrs) error {
 	serverRef, contextPath := state.Str(attrWASServerID), state.Str(attrContextPath)
-	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) error {
-		return m.UndeployApplication(ctx, ref, contextPath)
+	err := c.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) error {
+		return c.UndeployApplication(ctx, ref, contextPath)
 	})
 	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}
-	apps, rerr := listWASApplications(ctx, m, serverRef)
+	apps, rerr := listWASApplications(ctx, c, serverRef)
 	switch {
 	case rerr != nil && engine.IsGone(rerr):
 		return nil
@@ -176,8 +176,8 @@ var newWASApplicationsDataSource = engine.NewListDataSource(listDataSourceType[w
 	Fields:          wasApplicationFields,
 	Filters:         wasServerFilter("applications"),
 	SortBy:          func(a *wasApplication) string { return a.ContextPath },
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasApplication, error) {
-		return listWASApplications(ctx, m, config.Str(attrWASServerID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]wasApplication, error) {
+		return listWASApplications(ctx, c, config.Str(attrWASServerID))
 	},
 	Imports: wasApplicationType.Target(),
 })

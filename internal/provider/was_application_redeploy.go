@@ -60,13 +60,13 @@ var wasApplicationRedeployAction = actionType{
 // redeployWASApplication undeploys the application (when deployed), deploys it, and
 // waits until it runs. It refuses a server that is not running before it changes
 // anything: the application could not run there, so the wait could only time out.
-func redeployWASApplication(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
+func redeployWASApplication(ctx context.Context, c *conn, config engine.Attrs, progress engine.Progress) error {
 	server, contextPath, err := applicationOf(config.Str(attrApplicationID))
 	if err != nil {
 		return fmt.Errorf("application_id: %w", err)
 	}
-	return m.onServerRef(ctx, apm.KindWAS, server, func(ref apm.ServerRef) error {
-		srv, err := m.GetServer(ctx, ref)
+	return c.onServerRef(ctx, apm.KindWAS, server, func(ref apm.ServerRef) error {
+		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -74,24 +74,24 @@ func redeployWASApplication(ctx context.Context, m *conn, config engine.Attrs, p
 			return fmt.Errorf("%s is %s, and an application runs only on a running server; start it first (action apm_was_server_start, "+
 				"or state = \"running\" on apm_was_server), then invoke this action again", serverNamed(ref), status)
 		}
-		if err := undeployIfDeployed(ctx, m, ref, contextPath, progress); err != nil {
+		if err := undeployIfDeployed(ctx, c, ref, contextPath, progress); err != nil {
 			return err
 		}
 		progress.Say("Deploying %s at %q on %s.", config.Str(attrSourcePath), contextPath, serverNamed(ref))
-		err = m.DeployApplication(ctx, ref, apm.Deployment{
+		err = c.DeployApplication(ctx, ref, apm.Deployment{
 			ContextPath: contextPath, SourcePath: config.Str(attrSourcePath), ApplicationName: config.Str(attrApplicationName),
 		})
 		if err != nil {
 			return fmt.Errorf("deploying %q (it is not deployed now: invoke the action again to deploy it): %w", contextPath, err)
 		}
-		return waitApplicationRunning(ctx, m, ref, contextPath, progress)
+		return waitApplicationRunning(ctx, c, ref, contextPath, progress)
 	})
 }
 
 // undeployIfDeployed undeploys the application at contextPath, saying so; an
 // application that is not deployed is only reported.
-func undeployIfDeployed(ctx context.Context, m *conn, ref apm.ServerRef, contextPath string, progress engine.Progress) error {
-	apps, err := m.ApplicationStatuses(ctx, ref)
+func undeployIfDeployed(ctx context.Context, c *conn, ref apm.ServerRef, contextPath string, progress engine.Progress) error {
+	apps, err := c.ApplicationStatuses(ctx, ref)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func undeployIfDeployed(ctx context.Context, m *conn, ref apm.ServerRef, context
 		return nil
 	}
 	progress.Say("Undeploying the application at %q from %s.", contextPath, serverNamed(ref))
-	if err := m.UndeployApplication(ctx, ref, contextPath); err != nil && !apm.IsNotFound(err) {
+	if err := c.UndeployApplication(ctx, ref, contextPath); err != nil && !apm.IsNotFound(err) {
 		return fmt.Errorf("undeploying %q: %w", contextPath, err)
 	}
 	return nil
@@ -108,14 +108,14 @@ func undeployIfDeployed(ctx context.Context, m *conn, ref apm.ServerRef, context
 
 // waitApplicationRunning polls the server's application statuses until the application
 // at contextPath is running.
-func waitApplicationRunning(ctx context.Context, m *conn, ref apm.ServerRef, contextPath string, progress engine.Progress) error {
+func waitApplicationRunning(ctx context.Context, c *conn, ref apm.ServerRef, contextPath string, progress engine.Progress) error {
 	w := watch{progress: progress, what: fmt.Sprintf("application %q on %s", contextPath, serverNamed(ref)), start: time.Now()}
 	_, err := apm.Poll[string]{
 		What:    w.what,
 		Pending: []string{absentApplication, "deploying", "starting", stateStopped},
 		Target:  []string{stateRunning},
 		Refresh: func(ctx context.Context) (string, string, error) {
-			apps, err := m.ApplicationStatuses(ctx, ref)
+			apps, err := c.ApplicationStatuses(ctx, ref)
 			if err != nil {
 				return "", "", err
 			}

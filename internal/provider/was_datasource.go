@@ -50,9 +50,9 @@ var wasDatasourceType = resourceType[wasDatasource]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("datasource %q on %s", a.Str(attrDatasourceName), wasPartServer(a))
 	},
-	Create: func(ctx context.Context, m *conn, plan engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
-			return m.AttachDatasource(ctx, ref, plan.Str(attrDatasourceName))
+	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
+		return c.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
+			return c.AttachDatasource(ctx, ref, plan.Str(attrDatasourceName))
 		})
 	},
 	Read:   readWASDatasource,
@@ -62,9 +62,9 @@ var wasDatasourceType = resourceType[wasDatasource]{
 
 // readWASDatasource reads the server's detail: a datasource missing from a reported list
 // is detached (gone); a detail without the list keeps the state.
-func readWASDatasource(ctx context.Context, m *conn, a engine.Attrs) (*wasDatasource, error) {
+func readWASDatasource(ctx context.Context, c *conn, a engine.Attrs) (*wasDatasource, error) {
 	d := &wasDatasource{ServerID: a.Str(attrWASServerID), Name: a.Str(attrDatasourceName)}
-	srv, err := getWASPartServer(ctx, m, d.ServerID)
+	srv, err := getWASPartServer(ctx, c, d.ServerID)
 	if err != nil {
 		return nil, err
 	}
@@ -77,18 +77,18 @@ func readWASDatasource(ctx context.Context, m *conn, a engine.Attrs) (*wasDataso
 // deleteWASDatasource detaches the datasource. The manager answers a datasource that is
 // not attached with 404 "Datasource not attached: <name>", which does not have the shape
 // that says "does not exist" (api/decisions.md): the server is read to find out.
-func deleteWASDatasource(ctx context.Context, m *conn, state engine.Attrs) error {
+func deleteWASDatasource(ctx context.Context, c *conn, state engine.Attrs) error {
 	name := state.Str(attrDatasourceName)
-	err := m.onServerRef(ctx, apm.KindWAS, state.Str(attrWASServerID), func(ref apm.ServerRef) error {
-		return m.DetachDatasource(ctx, ref, name)
+	err := c.onServerRef(ctx, apm.KindWAS, state.Str(attrWASServerID), func(ref apm.ServerRef) error {
+		return c.DetachDatasource(ctx, ref, name)
 	})
 	// Detached by its own resource: a replacement of the datasource, which may have
 	// detached it first, must not attach it again (see aside.go for why after the detach).
-	m.aside.forgetAttachment(name, state.Str(attrWASServerID))
+	c.aside.forgetAttachment(name, state.Str(attrWASServerID))
 	if err == nil || engine.IsGone(err) || !apm.IsNotFoundAnswer(err) {
 		return err
 	}
-	srv, rerr := getWASPartServer(ctx, m, state.Str(attrWASServerID))
+	srv, rerr := getWASPartServer(ctx, c, state.Str(attrWASServerID))
 	return detachedAlready(err, srv, rerr, name)
 }
 
@@ -120,8 +120,8 @@ func detachedAlready(err error, srv *apm.Server, readErr error, name string) err
 
 // listWASDatasources is the datasources attached to the WAS server whose id is serverID:
 // one read of its detail.
-func listWASDatasources(ctx context.Context, m *conn, serverID string) ([]wasDatasource, error) {
-	srv, err := getWASPartServer(ctx, m, serverID)
+func listWASDatasources(ctx context.Context, c *conn, serverID string) ([]wasDatasource, error) {
+	srv, err := getWASPartServer(ctx, c, serverID)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +144,8 @@ var newWASDatasourcesDataSource = engine.NewListDataSource(listDataSourceType[wa
 	Fields:          wasDatasourceFields,
 	Filters:         wasServerFilter("attached datasources"),
 	SortBy:          func(d *wasDatasource) string { return d.Name },
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasDatasource, error) {
-		return listWASDatasources(ctx, m, config.Str(attrWASServerID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]wasDatasource, error) {
+		return listWASDatasources(ctx, c, config.Str(attrWASServerID))
 	},
 	Imports: wasDatasourceType.Target(),
 })

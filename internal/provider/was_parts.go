@@ -30,10 +30,10 @@ func wasPartServer(a engine.Attrs) string { return wasServerNamed(a.Str(attrWASS
 func wasServerNamed(ref string) string { return wasServerKind.named(ref) }
 
 // getWASPartServer reads the detail of the WAS server whose id is serverRef.
-func getWASPartServer(ctx context.Context, m *conn, serverRef string) (*apm.Server, error) {
+func getWASPartServer(ctx context.Context, c *conn, serverRef string) (*apm.Server, error) {
 	var srv *apm.Server
-	err := m.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
-		srv, err = m.GetServer(ctx, ref)
+	err := c.onServerRef(ctx, apm.KindWAS, serverRef, func(ref apm.ServerRef) (err error) {
+		srv, err = c.GetServer(ctx, ref)
 		return err
 	})
 	return srv, err

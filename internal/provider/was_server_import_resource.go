@@ -38,11 +38,11 @@ var wasServerImportResourceAction = actionType{
 	Describe: func(config engine.Attrs) string {
 		return fmt.Sprintf("import %s %q into %s", config.Str(attrResourceType), config.Str(attrResourceName), wasServerNamed(config.Str(attrServerID)))
 	},
-	Invoke: func(ctx context.Context, m *conn, config engine.Attrs, progress engine.Progress) error {
+	Invoke: func(ctx context.Context, c *conn, config engine.Attrs, progress engine.Progress) error {
 		kind, name := apm.ResourceType(config.Str(attrResourceType)), config.Str(attrResourceName)
-		return m.onServerRef(ctx, apm.KindWAS, config.Str(attrServerID), func(ref apm.ServerRef) error {
+		return c.onServerRef(ctx, apm.KindWAS, config.Str(attrServerID), func(ref apm.ServerRef) error {
 			progress.Say("Importing %s %q into %s.", kind, name, serverNamed(ref))
-			if err := m.ImportResource(ctx, ref, kind, name); err != nil {
+			if err := c.ImportResource(ctx, ref, kind, name); err != nil {
 				return fmt.Errorf("importing %s %q: %w", kind, name, err)
 			}
 			progress.Say("Imported %s %q into %s.", kind, name, serverNamed(ref))

@@ -78,16 +78,16 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 	},
 	Create: createWASSessionCluster,
 	Read:   readWASSessionCluster,
-	Update: func(ctx context.Context, m *conn, plan, _ engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
-			return m.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
+	Update: func(ctx context.Context, c *conn, plan, _ engine.Attrs) error {
+		return c.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
+			return c.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
 		})
 	},
 	// A server without session clustering answers 404 "Session clustering not found:
 	// <server>", which means gone: done.
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return m.onServerRef(ctx, apm.KindWAS, state.Str(attrWASServerID), func(ref apm.ServerRef) error {
-			return m.RemoveSessionCluster(ctx, ref)
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return c.onServerRef(ctx, apm.KindWAS, state.Str(attrWASServerID), func(ref apm.ServerRef) error {
+			return c.RemoveSessionCluster(ctx, ref)
 		})
 	},
 }
@@ -103,16 +103,16 @@ func sessionClusterOf(a engine.Attrs) apm.SessionCluster {
 // whatever the server has, so that a create would silently take over a set-up that
 // someone else made: the server is read first, and one that has session clustering is a
 // conflict, for which the engine offers import (or adopts it with adopt_existing).
-func createWASSessionCluster(ctx context.Context, m *conn, plan engine.Attrs) error {
-	return m.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
-		srv, err := m.GetServer(ctx, ref)
+func createWASSessionCluster(ctx context.Context, c *conn, plan engine.Attrs) error {
+	return c.onServerRef(ctx, apm.KindWAS, plan.Str(attrWASServerID), func(ref apm.ServerRef) error {
+		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
 		if srv.SessionCluster != nil {
 			return clusterExistsError{ref: ref, cluster: *srv.SessionCluster}
 		}
-		return m.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
+		return c.SetSessionCluster(ctx, ref, sessionClusterOf(plan))
 	})
 }
 
@@ -135,27 +135,27 @@ func (e clusterExistsError) Unwrap() error {
 
 // readWASSessionCluster reads the server's detail: a server that reports no session
 // clustering has none (gone); one that does not report the field keeps the state.
-func readWASSessionCluster(ctx context.Context, m *conn, a engine.Attrs) (*wasSessionCluster, error) {
+func readWASSessionCluster(ctx context.Context, c *conn, a engine.Attrs) (*wasSessionCluster, error) {
 	id := a.Str(attrWASServerID)
-	srv, err := getWASPartServer(ctx, m, id)
+	srv, err := getWASPartServer(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
-	c := &wasSessionCluster{ServerID: id, reported: srv.Reported.SessionCluster}
-	if !c.reported {
-		return c, nil
+	cluster := &wasSessionCluster{ServerID: id, reported: srv.Reported.SessionCluster}
+	if !cluster.reported {
+		return cluster, nil
 	}
 	if srv.SessionCluster == nil {
 		return nil, fmt.Errorf("%s has no session clustering: %w", wasPartServer(a), engine.ErrGone)
 	}
-	c.SessionCluster = *srv.SessionCluster
-	return c, nil
+	cluster.SessionCluster = *srv.SessionCluster
+	return cluster, nil
 }
 
 // listWASSessionClusters is the session clustering of the WAS server whose id is
 // serverID, as a list of at most one: one read of its detail.
-func listWASSessionClusters(ctx context.Context, m *conn, serverID string) ([]wasSessionCluster, error) {
-	srv, err := getWASPartServer(ctx, m, serverID)
+func listWASSessionClusters(ctx context.Context, c *conn, serverID string) ([]wasSessionCluster, error) {
+	srv, err := getWASPartServer(ctx, c, serverID)
 	if err != nil {
 		return nil, err
 	}
@@ -176,8 +176,8 @@ var newWASSessionClustersDataSource = engine.NewListDataSource(listDataSourceTyp
 	ListDescription: "The server's session clustering: at most one.",
 	Fields:          wasSessionClusterFields,
 	Filters:         wasServerFilter("session clustering"),
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]wasSessionCluster, error) {
-		return listWASSessionClusters(ctx, m, config.Str(attrWASServerID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]wasSessionCluster, error) {
+		return listWASSessionClusters(ctx, c, config.Str(attrWASServerID))
 	},
 	Imports: wasSessionClusterType.Target(),
 })

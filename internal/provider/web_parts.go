@@ -55,16 +55,16 @@ func webPartServer(a engine.Attrs) string {
 }
 
 // onWebServer runs call with the reference of the part's web server.
-func onWebServer(ctx context.Context, m *conn, a engine.Attrs, call func(apm.ServerRef) error) error {
-	return m.onServerRef(ctx, apm.KindWeb, a.Str(attrWebServerID), call)
+func onWebServer(ctx context.Context, c *conn, a engine.Attrs, call func(apm.ServerRef) error) error {
+	return c.onServerRef(ctx, apm.KindWeb, a.Str(attrWebServerID), call)
 }
 
 // readWebPart reads the detail of the part's web server. A web server that no longer
 // exists is gone, and so is its part.
-func readWebPart(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
+func readWebPart(ctx context.Context, c *conn, a engine.Attrs) (*webPart, error) {
 	var srv *apm.Server
-	err := onWebServer(ctx, m, a, func(ref apm.ServerRef) (err error) {
-		srv, err = m.GetServer(ctx, ref)
+	err := onWebServer(ctx, c, a, func(ref apm.ServerRef) (err error) {
+		srv, err = c.GetServer(ctx, ref)
 		return err
 	})
 	if err != nil {
@@ -83,16 +83,16 @@ func webServerFilter(part string) map[string]dschema.Attribute {
 // (read), whether the manager reported it, whether the web server has it, and how
 // diagnostics and the advice to import name it.
 type webPartList struct {
-	read              func(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error)
+	read              func(ctx context.Context, c *conn, a engine.Attrs) (*webPart, error)
 	reported, present func(p *webPart) bool
 	what, typeName    string
 }
 
 // list is the part of the web server whose id is serverID, as a list of at most one: one
 // read of its detail.
-func (l webPartList) list(ctx context.Context, m *conn, serverID string) ([]webPart, error) {
+func (l webPartList) list(ctx context.Context, c *conn, serverID string) ([]webPart, error) {
 	a := engine.Attrs{attrWebServerID: tftypes.NewValue(tftypes.String, serverID)}
-	p, err := l.read(ctx, m, a)
+	p, err := l.read(ctx, c, a)
 	if err != nil {
 		return nil, err
 	}

@@ -55,8 +55,8 @@ var webSSLType = resourceType[webPart]{
 	Validators: webSSLKey.Validators(),
 	Create:     configureWebSSL,
 	Read:       readWebSSL,
-	Update: func(ctx context.Context, m *conn, plan, _ engine.Attrs) error {
-		return configureWebSSL(ctx, m, plan)
+	Update: func(ctx context.Context, c *conn, plan, _ engine.Attrs) error {
+		return configureWebSSL(ctx, c, plan)
 	},
 	Delete:        func(context.Context, *conn, engine.Attrs) error { return nil },
 	DeleteWarning: webSSLDeleteWarning,
@@ -64,10 +64,10 @@ var webSSLType = resourceType[webPart]{
 
 // configureWebSSL sends the whole SSL set-up; the key comes from the write-only value
 // (the engine adds it from the configuration) or the sensitive one.
-func configureWebSSL(ctx context.Context, m *conn, plan engine.Attrs) error {
+func configureWebSSL(ctx context.Context, c *conn, plan engine.Attrs) error {
 	cfg := apm.SSLConfig{HTTPSPort: plan.Int64(attrHTTPSPort), CertificatePEM: plan.Str(attrCertificatePEM),
 		PrivateKeyPEM: webSSLKey.Value(plan), CAChainPEM: plan.Str(attrCAChainPEM)}
-	return onWebServer(ctx, m, plan, func(ref apm.ServerRef) error { return m.ConfigureSSL(ctx, ref, cfg) })
+	return onWebServer(ctx, c, plan, func(ref apm.ServerRef) error { return c.ConfigureSSL(ctx, ref, cfg) })
 }
 
 // errSSLOff says that the manager reports SSL off for the web server.
@@ -75,8 +75,8 @@ var errSSLOff = fmt.Errorf("SSL is not enabled on the web server: %w", engine.Er
 
 // readWebSSL reads the web server's HTTPS port; SSL reported off is gone (configured
 // again by the next apply).
-func readWebSSL(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
-	p, err := readWebPart(ctx, m, a)
+func readWebSSL(ctx context.Context, c *conn, a engine.Attrs) (*webPart, error) {
+	p, err := readWebPart(ctx, c, a)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +125,8 @@ var newWebSSLsDataSource = engine.NewListDataSource(listDataSourceType[webPart]{
 	ListDescription: "The web server's SSL set-up: at most one.",
 	Fields:          webSSLFields,
 	Filters:         webServerFilter("SSL set-up"),
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
-		return webSSLList.list(ctx, m, config.Str(attrWebServerID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]webPart, error) {
+		return webSSLList.list(ctx, c, config.Str(attrWebServerID))
 	},
 	Imports: webSSLType.Target(),
 })

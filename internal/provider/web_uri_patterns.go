@@ -45,18 +45,18 @@ var webURIPatternsType = resourceType[webPart]{
 	Describe: func(a engine.Attrs) string { return "URI patterns of " + webPartServer(a) },
 	Create:   createWebURIPatterns,
 	Read:     readWebPart,
-	Update: func(ctx context.Context, m *conn, plan, state engine.Attrs) error {
-		return changeWebURIPatterns(ctx, m, plan, stringsOf(state[webURIPatternsAttr]), stringsOf(plan[webURIPatternsAttr]))
+	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
+		return changeWebURIPatterns(ctx, c, plan, stringsOf(state[webURIPatternsAttr]), stringsOf(plan[webURIPatternsAttr]))
 	},
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return changeWebURIPatterns(ctx, m, state, stringsOf(state[webURIPatternsAttr]), nil)
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return changeWebURIPatterns(ctx, c, state, stringsOf(state[webURIPatternsAttr]), nil)
 	},
 }
 
 // createWebURIPatterns makes the web server's patterns the plan's: those it has beyond
 // them are removed. A manager that does not report its patterns gets the plan's added.
-func createWebURIPatterns(ctx context.Context, m *conn, plan engine.Attrs) error {
-	p, err := readWebPart(ctx, m, plan)
+func createWebURIPatterns(ctx context.Context, c *conn, plan engine.Attrs) error {
+	p, err := readWebPart(ctx, c, plan)
 	if err != nil {
 		return err
 	}
@@ -64,12 +64,12 @@ func createWebURIPatterns(ctx context.Context, m *conn, plan engine.Attrs) error
 	if p.Reported.URIs {
 		have = p.URIs
 	}
-	return changeWebURIPatterns(ctx, m, plan, have, stringsOf(plan[webURIPatternsAttr]))
+	return changeWebURIPatterns(ctx, c, plan, have, stringsOf(plan[webURIPatternsAttr]))
 }
 
 // changeWebURIPatterns sends what turns the patterns have into want: one request with
 // the additions and one with the removals, each only when there are some.
-func changeWebURIPatterns(ctx context.Context, m *conn, a engine.Attrs, have, want []string) error {
+func changeWebURIPatterns(ctx context.Context, c *conn, a engine.Attrs, have, want []string) error {
 	var add, remove []string
 	for _, u := range want {
 		if !slices.Contains(have, u) {
@@ -83,14 +83,14 @@ func changeWebURIPatterns(ctx context.Context, m *conn, a engine.Attrs, have, wa
 	}
 	slices.Sort(add)
 	slices.Sort(remove)
-	return onWebServer(ctx, m, a, func(ref apm.ServerRef) error {
+	return onWebServer(ctx, c, a, func(ref apm.ServerRef) error {
 		if len(add) > 0 {
-			if err := m.AddURIs(ctx, ref, add); err != nil {
+			if err := c.AddURIs(ctx, ref, add); err != nil {
 				return err
 			}
 		}
 		if len(remove) > 0 {
-			return m.DeleteURIs(ctx, ref, remove)
+			return c.DeleteURIs(ctx, ref, remove)
 		}
 		return nil
 	})
@@ -112,8 +112,8 @@ var newWebURIPatternsDataSource = engine.NewListDataSource(listDataSourceType[we
 	ListDescription: "The web server's set of URI patterns: at most one.",
 	Fields:          webURIPatternsFields,
 	Filters:         webServerFilter("URI patterns"),
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
-		return webURIPatternsList.list(ctx, m, config.Str(attrWebServerID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]webPart, error) {
+		return webURIPatternsList.list(ctx, c, config.Str(attrWebServerID))
 	},
 	Imports: webURIPatternsType.Target(),
 })

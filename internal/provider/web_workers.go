@@ -98,11 +98,11 @@ var webWorkersType = resourceType[webPart]{
 	Describe:  func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
 	Create:    setWebWorkers,
 	Read:      readWebWorkers,
-	Update:    func(ctx context.Context, m *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, m, plan) },
-	Delete: func(ctx context.Context, m *conn, state engine.Attrs) error {
-		return onWebServer(ctx, m, state, func(ref apm.ServerRef) error {
-			defer m.balancers.lock(ref)()
-			return m.SetWorkers(ctx, ref, nil)
+	Update:    func(ctx context.Context, c *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, c, plan) },
+	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
+		return onWebServer(ctx, c, state, func(ref apm.ServerRef) error {
+			defer c.balancers.lock(ref)()
+			return c.SetWorkers(ctx, ref, nil)
 		})
 	},
 }
@@ -114,7 +114,7 @@ var webWorkersType = resourceType[webPart]{
 // state has was accepted with its server, which cannot be deleted while it is a worker.
 // At most one GET per new worker, none for a server planned in this run with a known AJP
 // port.
-func checkWorkerServers(ctx context.Context, m *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+func checkWorkerServers(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	kept := mapElements(prior[attrWorkers])
 	declared := mapElements(plan[attrWorkers])
 	for _, id := range slices.Sorted(maps.Keys(declared)) {
@@ -131,8 +131,8 @@ func checkWorkerServers(ctx context.Context, m *conn, plan, prior engine.Attrs, 
 		}
 		at := path.Root(attrWorkers).AtMapKey(id)
 		var was *apm.Server
-		err := m.onServerRef(ctx, apm.KindWAS, id, func(ref apm.ServerRef) (err error) {
-			was, err = m.GetServer(ctx, ref)
+		err := c.onServerRef(ctx, apm.KindWAS, id, func(ref apm.ServerRef) (err error) {
+			was, err = c.GetServer(ctx, ref)
 			return err
 		})
 		switch {
@@ -186,11 +186,11 @@ func workersOf(a engine.Attrs) []webWorker {
 // setWebWorkers sends the plan's whole worker map, in the order of the WAS servers' ids.
 // A value the plan leaves unknown (the user left it out and the worker is new) is left
 // out of the request: the manager fills in its default, and the read back records it.
-func setWebWorkers(ctx context.Context, m *conn, plan engine.Attrs) error {
+func setWebWorkers(ctx context.Context, c *conn, plan engine.Attrs) error {
 	declared := workersOf(plan)
 	workers := make([]apm.Worker, 0, len(declared))
 	for _, w := range declared {
-		err := m.onServerRef(ctx, apm.KindWAS, w.WASServerID, func(ref apm.ServerRef) error {
+		err := c.onServerRef(ctx, apm.KindWAS, w.WASServerID, func(ref apm.ServerRef) error {
 			workers = append(workers, apm.Worker{ServerID: ref.ServerID, NodeName: ref.NodeName, SystemName: ref.SystemName,
 				Host: w.Host, AJPPort: w.AJPPort, LBFactor: w.LBFactor})
 			return nil
@@ -199,9 +199,9 @@ func setWebWorkers(ctx context.Context, m *conn, plan engine.Attrs) error {
 			return fmt.Errorf("worker %s: %w", w.WASServerID, err)
 		}
 	}
-	return onWebServer(ctx, m, plan, func(ref apm.ServerRef) error {
-		defer m.balancers.lock(ref)()
-		return missingWorkerError(m.SetWorkers(ctx, ref, workers), workers)
+	return onWebServer(ctx, c, plan, func(ref apm.ServerRef) error {
+		defer c.balancers.lock(ref)()
+		return missingWorkerError(c.SetWorkers(ctx, ref, workers), workers)
 	})
 }
 
@@ -226,17 +226,17 @@ func missingWorkerError(err error, workers []apm.Worker) error {
 // manager that does not report workers leaves the applied map, whose defaults (unknown
 // right after the write that let the manager choose them) are the manager's documented
 // ones: the address of the WAS server's node and the WAS server's AJP port.
-func readWebWorkers(ctx context.Context, m *conn, a engine.Attrs) (*webPart, error) {
-	p, err := readWebPart(ctx, m, a)
+func readWebWorkers(ctx context.Context, c *conn, a engine.Attrs) (*webPart, error) {
+	p, err := readWebPart(ctx, c, a)
 	if err != nil {
 		return nil, err
 	}
 	if !p.Reported.Workers {
-		return p, m.fillWorkerDefaults(ctx, p, a[attrWorkers])
+		return p, c.fillWorkerDefaults(ctx, p, a[attrWorkers])
 	}
 	p.workersReported = true
 	for _, w := range p.Server.Workers {
-		id, err := m.serverID(ctx, w.SystemName, w.NodeName, w.ServerID)
+		id, err := c.serverID(ctx, w.SystemName, w.NodeName, w.ServerID)
 		if err != nil {
 			return nil, fmt.Errorf("worker %s on node %s of system %s: %w", w.ServerID, w.NodeName, w.SystemName, err)
 		}
@@ -248,7 +248,7 @@ func readWebWorkers(ctx context.Context, m *conn, a engine.Attrs) (*webPart, err
 // fillWorkerDefaults records the applied workers where the manager does not report any,
 // with the defaults the plan left unknown looked up. Without an applied map (an import),
 // nothing is known.
-func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftypes.Value) error {
+func (c *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftypes.Value) error {
 	if applied.Type() == nil || !applied.IsKnown() || applied.IsNull() {
 		return nil
 	}
@@ -257,16 +257,16 @@ func (m *conn) fillWorkerDefaults(ctx context.Context, p *webPart, applied tftyp
 		w := objectAttrs(elems[id])
 		worker := webWorker{WASServerID: id, Host: w.Str(attrHost), AJPPort: w.Int64(attrAJPPort), LBFactor: w.Int64(attrLBFactor)}
 		if !w.Known(attrHost) || !w.Known(attrAJPPort) {
-			err := m.onServerRef(ctx, apm.KindWAS, worker.WASServerID, func(ref apm.ServerRef) error {
+			err := c.onServerRef(ctx, apm.KindWAS, worker.WASServerID, func(ref apm.ServerRef) error {
 				if !w.Known(attrHost) {
-					node, err := m.GetNode(ctx, ref.SystemName, ref.NodeName)
+					node, err := c.GetNode(ctx, ref.SystemName, ref.NodeName)
 					if err != nil {
 						return err
 					}
 					worker.Host = node.HostIP
 				}
 				if !w.Known(attrAJPPort) {
-					was, err := m.GetServer(ctx, ref)
+					was, err := c.GetServer(ctx, ref)
 					if err != nil {
 						return err
 					}
@@ -314,8 +314,8 @@ var newWebWorkersDataSource = engine.NewListDataSource(listDataSourceType[webPar
 	ListDescription: "The web server's worker map: at most one.",
 	Fields:          webWorkersFields,
 	Filters:         webServerFilter("load-balancer workers"),
-	List: func(ctx context.Context, m *conn, config engine.Attrs) ([]webPart, error) {
-		return webWorkersList.list(ctx, m, config.Str(attrWebServerID))
+	List: func(ctx context.Context, c *conn, config engine.Attrs) ([]webPart, error) {
+		return webWorkersList.list(ctx, c, config.Str(attrWebServerID))
 	},
 	Imports: webWorkersType.Target(),
 })
