@@ -315,7 +315,7 @@ func TestAccActionsCLI_failedInvokeIsACLIError(t *testing.T) {
 			d := newCLIRun(t, cli, w.front(refusing("/servers/", why)), actionBlock(t, action, w.literalArgs(serverIDs[kind]), nil))
 			out, ok := d.invoke(underTest(action))
 			t.Logf("apply -invoke:\n%s", out)
-			cliError(t, out, ok, "Failed to ", why, `actionResult "N"`)
+			cliError(t, out, ok, "Failed to ", why, `actionResult "N"`, "invoke the action again")
 		})
 		if !hasArguments(t, action, "server_id", "timeout") {
 			continue // no wait for a server's transition to cut short

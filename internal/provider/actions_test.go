@@ -375,6 +375,10 @@ func TestActions_refusalCarriesTheManagersMessage(t *testing.T) {
 			if !strings.Contains(got.errors, why) || !strings.Contains(got.errors, `actionResult "N"`) {
 				t.Errorf("want the manager's refusal %q, got %q", why, got.errors)
 			}
+			// A plain apply runs no action again: the advice must say what does.
+			if !strings.Contains(got.errors, "invoke the action again") || strings.Contains(got.errors, "apply again") {
+				t.Errorf("the advice must be to invoke the action again, not to apply again: %q", got.errors)
+			}
 		})
 	}
 }
