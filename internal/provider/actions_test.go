@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -543,5 +546,25 @@ func TestActions_redeployNeedsARunningServerAndTimesOut(t *testing.T) {
 		if !strings.Contains(got.errors, want) {
 			t.Errorf("the error lacks %q: %q", want, got.errors)
 		}
+	}
+}
+
+// Every action's example says how to run it: a comment with the `terraform apply
+// -invoke` of an action block that the example declares.
+func TestActions_examplesSayHowToInvoke(t *testing.T) {
+	for _, action := range registeredActions(t) {
+		t.Run(action, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "examples", "actions", action, "action.tf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := regexp.MustCompile(`(?m)^# .*terraform apply -invoke=action\.` + action + `\.(\w+)\s*$`).FindSubmatch(data)
+			if m == nil {
+				t.Fatalf("no comment says `terraform apply -invoke=action.%s.<name>`", action)
+			}
+			if !regexp.MustCompile(`(?m)^action "` + action + `" "` + string(m[1]) + `"`).Match(data) {
+				t.Errorf("the -invoke line names action.%s.%s, which the example does not declare", action, m[1])
+			}
+		})
 	}
 }
