@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
@@ -63,15 +65,18 @@ func (w *actionWorld) ref(kind apm.ServerKind) apm.ServerRef {
 	return apm.ServerRef{Kind: kind, ServerID: serverIDs[kind], NodeName: "app-01", SystemName: "shop"}
 }
 
-// serverOf is the server an action acts on: the kind its name starts with, else the WAS
-// server (applications and imported resources live on WAS servers).
-func serverOf(action string) apm.ServerKind {
+// serverOf is the kind of server an action acts on (serverKindOf).
+func serverOf(action string) apm.ServerKind { return serverKindOf(action).kind }
+
+// serverKindOf is the server an action acts on: the kind its name starts with, else the
+// WAS server (applications and imported resources live on WAS servers).
+func serverKindOf(action string) *serverKind {
 	for _, k := range serverKinds {
 		if strings.HasPrefix(action, "apm_"+k.name+"_") {
-			return k.kind
+			return k
 		}
 	}
-	return apm.KindWAS
+	return wasServerKind
 }
 
 // actionArgs are the arguments of the actions by name; server is the server_id of the
@@ -183,10 +188,18 @@ func (w *actionWorld) status(kind apm.ServerKind) string {
 	return srv.Status
 }
 
-// behind puts a front before the manager, through which the provider (not the test's own
-// client) reaches it: a request for which answer returns a body gets that body with 200,
-// the others go to the manager.
+// behind puts a front before the manager (front), through which the provider (not the
+// test's own client) reaches it.
 func (w *actionWorld) behind(answer func(r *http.Request) string) {
+	w.t.Helper()
+	w.rig = newListRig(w.t, w.front(answer))
+}
+
+// front is a front before the manager, as the provider's endpoint: a request for which
+// answer returns a body gets that body with 200, the others go to the manager. It says
+// what the manager may answer (api/rest-interface.md) and apmsim never does, such as
+// actionResult "N".
+func (w *actionWorld) front(answer func(r *http.Request) string) *accEnv {
 	w.t.Helper()
 	front := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if body := answer(r); body != "" {
@@ -197,7 +210,7 @@ func (w *actionWorld) behind(answer func(r *http.Request) string) {
 		w.env.sim.Sim.Handler().ServeHTTP(rw, r)
 	}))
 	w.t.Cleanup(front.Close)
-	w.rig = newListRig(w.t, &accEnv{t: w.t, sim: &apmsimtest.Server{URL: front.URL, AdminKey: w.env.sim.AdminKey}})
+	return &accEnv{t: w.t, sim: &apmsimtest.Server{URL: front.URL, AdminKey: w.env.sim.AdminKey}}
 }
 
 // requests counts the requests of method to the routes that end in suffix since the
@@ -365,6 +378,10 @@ func TestActions_refusalCarriesTheManagersMessage(t *testing.T) {
 			if !strings.Contains(got.errors, why) || !strings.Contains(got.errors, `actionResult "N"`) {
 				t.Errorf("want the manager's refusal %q, got %q", why, got.errors)
 			}
+			// A plain apply runs no action again: the advice must say what does.
+			if !strings.Contains(got.errors, "invoke the action again") || strings.Contains(got.errors, "apply again") {
+				t.Errorf("the advice must be to invoke the action again, not to apply again: %q", got.errors)
+			}
 		})
 	}
 }
@@ -452,6 +469,7 @@ func TestActions_badArgumentsFailAtValidate(t *testing.T) {
 // one deploy, one import; the servers and the application end running. Terraform below
 // 1.14 and OpenTofu know no actions: the test skips there, saying so.
 func TestAccActions_dayTwoTriggers(t *testing.T) {
+	needs(t, featureActions)
 	env := newAccEnv(t)
 	sim := env.needsSim("counts the requests that the actions send")
 	config := func(round int) string {
@@ -478,7 +496,6 @@ func TestAccActions_dayTwoTriggers(t *testing.T) {
 	accTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             env.checkAllGone,
 		Steps: []resource.TestStep{
 			{Config: config(1), ConfigPlanChecks: cleanAfterApply},
@@ -529,5 +546,25 @@ func TestActions_redeployNeedsARunningServerAndTimesOut(t *testing.T) {
 		if !strings.Contains(got.errors, want) {
 			t.Errorf("the error lacks %q: %q", want, got.errors)
 		}
+	}
+}
+
+// Every action's example says how to run it: a comment with the `terraform apply
+// -invoke` of an action block that the example declares.
+func TestActions_examplesSayHowToInvoke(t *testing.T) {
+	for _, action := range registeredActions(t) {
+		t.Run(action, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "examples", "actions", action, "action.tf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := regexp.MustCompile(`(?m)^# .*terraform apply -invoke=action\.` + action + `\.(\w+)\s*$`).FindSubmatch(data)
+			if m == nil {
+				t.Fatalf("no comment says `terraform apply -invoke=action.%s.<name>`", action)
+			}
+			if !regexp.MustCompile(`(?m)^action "` + action + `" "` + string(m[1]) + `"`).Match(data) {
+				t.Errorf("the -invoke line names action.%s.%s, which the example does not declare", action, m[1])
+			}
+		})
 	}
 }

@@ -6,3 +6,23 @@ action "apm_session_server_restart" "example" {
     timeout   = "15m"
   }
 }
+
+# What the action acts on, declared as in the resources' examples.
+resource "apm_system" "example" {
+  name = "shop-prod"
+}
+
+resource "apm_node" "app" {
+  system_id  = apm_system.example.id
+  name       = "app-01"
+  host_ip    = "10.0.0.21"
+  agent_port = 7730
+}
+
+resource "apm_session_server" "example" {
+  node_id     = apm_node.app.id
+  server_id   = "session-1"
+  mode        = "install"
+  server_port = 5555
+  state       = "running"
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -171,7 +172,10 @@ func (a *Action[C]) timeout(config Attrs) time.Duration {
 }
 
 // invokeError says what failed and what to do. A wait cut short by the timeout gets
-// advice about the action's timeout argument rather than a resource's timeouts block.
+// advice about the action's timeout argument rather than a resource's timeouts block; and
+// where Explain advises a resource to apply again, an action is invoked again, since a
+// plain apply runs it no more (not with -invoke, nor from a trigger whose resource has
+// not changed).
 func (a *Action[C]) invokeError(ctx context.Context, config Attrs, bound time.Duration, err error) diag.Diagnostic {
 	summary := "Failed to " + a.Type.Describe(config)
 	var timedOut *apm.TimeoutError
@@ -184,5 +188,5 @@ func (a *Action[C]) invokeError(ctx context.Context, config Attrs, bound time.Du
 		return diag.NewErrorDiagnostic(summary, Explain(err)+" Check the action's arguments: what they refer to must exist in the manager "+
 			"(refer to its resource, such as apm_was_server.example.id, so that the reference follows it).")
 	}
-	return diag.NewErrorDiagnostic(summary, Explain(err))
+	return diag.NewErrorDiagnostic(summary, strings.ReplaceAll(Explain(err), "apply again", "invoke the action again"))
 }
