@@ -107,17 +107,28 @@ type adoptCase struct {
 
 // adoptSecret is what the generated block of a type with a secret lacks.
 type adoptSecret struct {
-	// message is the one error validate gives for the generated block (fragments, in order).
-	message []string
+	// summary is the summary of the one error validate gives for the generated block: it
+	// names the object, so that the errors of two blocks never read alike (which
+	// Terraform 1.14 and later would keep one of).
+	summary func(p adoptable) string
+	// detail are fragments of the error's detail, in order.
+	detail []string
 	// add is what the user adds to the generated block: HCL expressions by attribute. The
 	// CLIs without write-only attributes (Terraform before 1.11) take the sensitive form.
 	add func(p adoptable, writeOnly bool) map[string]string
 }
 
-// passwordSecret is the secret of a type whose secret is a password.
-func passwordSecret(password string) *adoptSecret {
+// message matches the one error validate gives for the generated block of p's object.
+func (s *adoptSecret) message(p adoptable) *regexp.Regexp {
+	return errorMatching(append([]string{s.summary(p)}, s.detail...)...)
+}
+
+// passwordSecret is the secret of a type whose secret is a password; object names the
+// object whose password it is, as the error that asks for it does.
+func passwordSecret(password string, object func(p adoptable) string) *adoptSecret {
 	return &adoptSecret{
-		message: []string{"Missing password", "password_wo", "password", "never reports"},
+		summary: func(p adoptable) string { return "Missing password for " + object(p) },
+		detail:  []string{"password_wo", "password", "never reports"},
 		add: func(_ adoptable, writeOnly bool) map[string]string {
 			if writeOnly {
 				return map[string]string{"password_wo": strconv.Quote(password)}
@@ -143,7 +154,10 @@ var adoptCases = map[string]adoptCase{
 	"apm_web_ssl": {
 		id: func(p adoptable) string { return p.shop + "/" + adoptNode + "/web-1" },
 		secret: &adoptSecret{
-			message: []string{"Missing certificate and private key", "certificate_pem", "private_key_pem_wo", "private_key_pem", "never reports"},
+			summary: func(adoptable) string {
+				return fmt.Sprintf("Missing certificate and private key for SSL set-up of web server %q on node %q", "web-1", adoptNode)
+			},
+			detail: []string{"certificate_pem", "private_key_pem_wo", "private_key_pem", "never reports"},
 			add: func(p adoptable, writeOnly bool) map[string]string {
 				key := "private_key_pem"
 				if writeOnly {
@@ -153,9 +167,9 @@ var adoptCases = map[string]adoptCase{
 			},
 		},
 	},
-	"apm_database":   {id: func(p adoptable) string { return p.db }, secret: passwordSecret("Sw0rdfish!")},
+	"apm_database":   {id: func(p adoptable) string { return p.db }, secret: passwordSecret("Sw0rdfish!", func(p adoptable) string { return fmt.Sprintf("database %q", p.db) })},
 	"apm_datasource": {id: func(p adoptable) string { return p.ds }},
-	"apm_user":       {id: func(p adoptable) string { return p.user }, secret: passwordSecret("Adopt-Passw0rd!")},
+	"apm_user":       {id: func(p adoptable) string { return p.user }, secret: passwordSecret("Adopt-Passw0rd!", func(p adoptable) string { return fmt.Sprintf("user %q", p.user) })},
 	// The role has no description: the manager reports "".
 	"apm_role":      {id: func(p adoptable) string { return p.role }},
 	"apm_user_role": {id: func(p adoptable) string { return p.user + "/" + p.role }},
@@ -203,14 +217,8 @@ func TestAccGeneratedConfig(t *testing.T) {
 }
 
 // writeOnlyCLI reports whether the CLI of version (the first line of `<cli> version`)
-// takes write-only attributes: OpenTofu, and Terraform from 1.11.
-func writeOnlyCLI(version string) bool {
-	if strings.HasPrefix(version, "OpenTofu") {
-		return true
-	}
-	major, minor := cliVersion(version)
-	return major > 1 || (major == 1 && minor >= 11)
-}
+// takes write-only attributes.
+func writeOnlyCLI(version string) bool { return featureWriteOnly.has(version) }
 
 // cliVersion is the major and minor version of the first line of `<cli> version` (0, 0
 // when it has none).
@@ -274,7 +282,7 @@ func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c ado
 		if n := len(cliErrors.FindAllString(validated, -1)); n != 1 {
 			t.Errorf("validate gave %d errors, want exactly one that names what to add:\n%s", n, validated)
 		}
-		if want := errorMatching(c.secret.message...); !want.MatchString(validated) {
+		if want := c.secret.message(p); !want.MatchString(validated) {
 			t.Errorf("validate's error does not match %q:\n%s", want, validated)
 		}
 		add := c.secret.add(p, writeOnly)
@@ -437,7 +445,7 @@ func TestGenerateResourceConfigForEveryType(t *testing.T) {
 			var recorded []string
 			if c.secret != nil {
 				errs := validateErrors(ctx, t, srv, name, typ, config)
-				if len(errs) != 1 || !errorMatching(c.secret.message...).MatchString(diagText(errs)) {
+				if len(errs) != 1 || !c.secret.message(p).MatchString(diagText(errs)) {
 					t.Errorf("the generated configuration must fail validation with one error that asks for the secret, got: %s", diagText(errs))
 				}
 				add := c.secret.add(p, true)
