@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
@@ -476,6 +477,48 @@ func TestGenerateResourceConfigForEveryType(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A server adopted while it starts (or stops) gets the configuration of the state it is on
+// its way to: the configuration generated from its imported state validates and plans no
+// change. It read "starting" before, which the generated `state` repeated and validate
+// refused.
+func TestGeneratedConfigOfServerInTransition(t *testing.T) {
+	ctx := context.Background()
+	env := newAccEnvWith(t, apmsimtest.WithTransitionDelay(time.Hour))
+	p := env.arrangeAdoptable()
+	srv := NewProtocol6Server("test")()
+	configureProtocolServer(ctx, t, srv, env.sim.URL, env.sim.AdminKey)
+	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-2", NodeName: adoptNode, SystemName: p.shop}
+	env.must(env.admin.StartServer(ctx, ref))
+	schema := providerSchemas(t).ResourceSchemas["apm_was_server"]
+	typ := schema.ValueType()
+	state, private := importAndRead(ctx, t, srv, "apm_was_server", adoptCases["apm_was_server"].id(p))
+	generated, err := srv.GenerateResourceConfig(ctx, &tfprotov6.GenerateResourceConfigRequest{TypeName: "apm_was_server", State: dynamicValue(t, typ, state.value)})
+	if err != nil || failed(generated.Diagnostics) {
+		t.Fatalf("generate: %v %s", err, diagText(generated.Diagnostics))
+	}
+	config, err := generated.Config.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := validateErrors(ctx, t, srv, "apm_was_server", typ, config); len(errs) > 0 {
+		t.Fatalf("the configuration generated for a starting server does not validate: %s", diagText(errs))
+	}
+	plan, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "apm_was_server", PriorState: dynamicValue(t, typ, state.value), ProposedNewState: dynamicValue(t, typ, proposedNew(t, schema, state.value, config)),
+		Config: dynamicValue(t, typ, config), PriorPrivate: private, PriorIdentity: state.identity,
+	})
+	if err != nil || failed(plan.Diagnostics) {
+		t.Fatalf("plan: %v %s", err, diagText(plan.Diagnostics))
+	}
+	planned, err := plan.PlannedState.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := attributeDiffs(t, state.value, planned); len(diffs) > 0 {
+		t.Errorf("the plan of the generated configuration changes %v", diffs)
 	}
 }
 
