@@ -347,7 +347,7 @@ func (g *adoptionGuide) terraform(line string) cliResult {
 	}
 	extra := []string{"-no-color"}
 	switch args[i] {
-	case "init", "plan", "query":
+	case "init", "plan":
 		extra = append(extra, "-input=false")
 	case "apply":
 		extra = append(extra, "-input=false")

@@ -217,6 +217,97 @@ func TestAccGeneratedConfig(t *testing.T) {
 	t.Logf("generated configuration: ran on %s (%s) in %s", cli, version, time.Since(start).Round(time.Second))
 }
 
+// TestAccGeneratedConfig_query adopts the whole adoptable platform with
+// `terraform query -generate-config-out` over the guide's list blocks (the configuration
+// then comes from the provider's GenerateResourceConfig): once the secrets are added to
+// the blocks of the types that have one, the generated file plans the import of every
+// object it names and nothing else, the apply imports them, and the plan after it is empty.
+func TestAccGeneratedConfig_query(t *testing.T) {
+	cli, _ := needs(t, featureListResources, featureProviderGen)
+	env := newAccEnv(t)
+	env.needsSim("imports every object of the manager, of which a shared one holds more than the test's")
+	p := env.arrangeAdoptable()
+	dir := t.TempDir()
+	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(""))
+	clitest.MustWrite(t, filepath.Join(dir, "adopt.tfquery.hcl"), guideSnippetText(t, guideSnippets(t), "query", "hcl"))
+	run := func(args ...string) (string, bool) {
+		out, ok := runCLI(t, cli, dir, args...)
+		return redact(out, env.sim.AdminKey), ok
+	}
+	if out, ok := run("init", "-input=false", "-no-color", "-backend=false", "-plugin-dir="+t.TempDir()); !ok {
+		t.Fatalf("init failed:\n%s", out)
+	}
+	// query takes no -input.
+	if out, ok := run("query", "-no-color", "-generate-config-out=generated.tf"); !ok {
+		t.Fatalf("query -generate-config-out failed:\n%s", out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatalf("query -generate-config-out wrote no configuration: %v", err)
+	}
+	generated, recorded := withSecretsAdded(t, string(data), p)
+	t.Logf("generated.tf, with the secrets added:\n%s", generated)
+	clitest.MustWrite(t, filepath.Join(dir, "generated.tf"), generated)
+	imported := map[string]int{}
+	for addr := range recorded {
+		typ, _, _ := strings.Cut(addr, ".")
+		imported[typ]++
+	}
+	for _, name := range slices.Sorted(maps.Keys(registeredTypes())) {
+		if imported[name] == 0 {
+			t.Errorf("query -generate-config-out wrote no %s, of which the platform has one", name)
+		}
+	}
+	if n := len(regexp.MustCompile(`(?m)^import \{$`).FindAllString(generated, -1)); n != len(recorded) {
+		t.Errorf("generated.tf has %d import blocks for %d resources", n, len(recorded))
+	}
+
+	if out, ok := run("plan", "-input=false", "-no-color", "-lock=false", "-out=tfplan"); !ok {
+		t.Fatalf("plan of the generated configuration failed:\n%s", out)
+	}
+	shown, ok := run("show", "-json", "tfplan")
+	if !ok {
+		t.Fatalf("show -json failed:\n%s", shown)
+	}
+	if err := onlyImported(shown, recorded); err != nil {
+		t.Error(err)
+	}
+	if out, ok := run("apply", "-input=false", "-no-color", "-lock=false", "-auto-approve", "tfplan"); !ok {
+		t.Fatalf("apply of the imports failed:\n%s", out)
+	}
+	if out, ok := run("plan", "-input=false", "-no-color", "-lock=false", "-detailed-exitcode"); !ok {
+		t.Errorf("the plan after the imports is not empty:\n%s", out)
+	}
+}
+
+// generatedResource is a resource block of generated configuration: its type and name.
+var generatedResource = regexp.MustCompile(`(?ms)^resource "(\w+)" "(\w+)" \{$.*?^\}$`)
+
+// withSecretsAdded adds to each generated resource block of a type with a secret what its
+// user adds (the write-only form: the CLIs that generate from a query take it), and
+// returns the configuration and, by address of every resource block, the attributes added.
+func withSecretsAdded(t *testing.T, generated string, p adoptable) (string, map[string][]string) {
+	t.Helper()
+	recorded := map[string][]string{}
+	edited := generatedResource.ReplaceAllStringFunc(generated, func(block string) string {
+		m := generatedResource.FindStringSubmatch(block)
+		addr := m[1] + "." + m[2]
+		recorded[addr] = nil
+		c, ok := adoptCases[m[1]]
+		if !ok {
+			t.Errorf("generated.tf has a block of %s, which has no adoption case", m[1])
+			return block
+		}
+		if c.secret == nil {
+			return block
+		}
+		add := c.secret.add(p, true)
+		recorded[addr] = slices.Sorted(maps.Keys(add))
+		return setAttributes(t, block, add)
+	})
+	return edited, recorded
+}
+
 // writeOnlyCLI reports whether the CLI of version (the first line of `<cli> version`)
 // takes write-only attributes.
 func writeOnlyCLI(version string) bool { return featureWriteOnly.has(version) }
@@ -310,7 +401,7 @@ func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c ado
 	if c.secret != nil {
 		recorded = slices.Collect(maps.Keys(c.secret.add(p, writeOnly)))
 	}
-	if err := onlyImported(shown, addr, recorded); err != nil {
+	if err := onlyImported(shown, map[string][]string{addr: recorded}); err != nil {
 		t.Errorf("%v\n%s", err, generated)
 	}
 	if out, ok := run("apply", "-input=false", "-no-color", "-lock=false", "-auto-approve", "tfplan"); !ok {
@@ -366,47 +457,59 @@ func setAttributes(t *testing.T, block string, values map[string]string) string 
 	return block
 }
 
-// onlyImported checks a saved plan, as `show -json` prints it: it imports addr and changes
-// nothing else; the import is a no-op, or an update that records only the attributes
-// named (values the manager never reports, added to the configuration).
-func onlyImported(shown, addr string, recorded []string) error {
+// onlyImported checks a saved plan, as `show -json` prints it: it imports each address of
+// recorded and changes nothing else; each import is a no-op, or an update that records
+// only the attributes named for its address (values the manager never reports, added to
+// the configuration).
+func onlyImported(shown string, recorded map[string][]string) error {
 	var plan tfjson.Plan
 	if err := json.Unmarshal([]byte(shown[strings.Index(shown, "{"):]), &plan); err != nil {
 		return fmt.Errorf("show -json: %w", err)
 	}
 	var problems []string
-	found := false
+	found := map[string]bool{}
 	for _, rc := range plan.ResourceChanges {
-		if rc.Address != addr {
+		attrs, ok := recorded[rc.Address]
+		if !ok {
 			problems = append(problems, fmt.Sprintf("%s is in the plan (%v)", rc.Address, rc.Change.Actions))
 			continue
 		}
-		found = true
-		if rc.Change.Importing == nil {
-			problems = append(problems, addr+" is not imported")
-		}
-		if rc.Change.Actions.NoOp() {
-			continue
-		}
-		if !rc.Change.Actions.Update() {
-			problems = append(problems, fmt.Sprintf("%s: %v, want the import alone", addr, rc.Change.Actions))
-			continue
-		}
-		before, _ := rc.Change.Before.(map[string]any)
-		after, _ := rc.Change.After.(map[string]any)
-		for _, attr := range slices.Sorted(maps.Keys(after)) {
-			if !slices.Contains(recorded, attr) && fmt.Sprint(before[attr]) != fmt.Sprint(after[attr]) {
-				problems = append(problems, fmt.Sprintf("%s.%s: %v -> %v", addr, attr, before[attr], after[attr]))
-			}
-		}
+		found[rc.Address] = true
+		problems = append(problems, importProblems(rc, attrs)...)
 	}
-	if !found {
-		problems = append(problems, addr+" is not in the plan")
+	for _, addr := range slices.Sorted(maps.Keys(recorded)) {
+		if !found[addr] {
+			problems = append(problems, addr+" is not in the plan")
+		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("the plan of the generated configuration must import %s and change nothing else: %s", addr, strings.Join(problems, "; "))
+		return fmt.Errorf("the plan of the generated configuration must import %s and change nothing else: %s",
+			strings.Join(slices.Sorted(maps.Keys(recorded)), ", "), strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// importProblems are what is wrong with the change of an imported object: not imported,
+// or changing more than the attributes recorded.
+func importProblems(rc *tfjson.ResourceChange, recorded []string) []string {
+	var problems []string
+	if rc.Change.Importing == nil {
+		problems = append(problems, rc.Address+" is not imported")
+	}
+	if rc.Change.Actions.NoOp() {
+		return problems
+	}
+	if !rc.Change.Actions.Update() {
+		return append(problems, fmt.Sprintf("%s: %v, want the import alone", rc.Address, rc.Change.Actions))
+	}
+	before, _ := rc.Change.Before.(map[string]any)
+	after, _ := rc.Change.After.(map[string]any)
+	for _, attr := range slices.Sorted(maps.Keys(after)) {
+		if !slices.Contains(recorded, attr) && fmt.Sprint(before[attr]) != fmt.Sprint(after[attr]) {
+			problems = append(problems, fmt.Sprintf("%s.%s: %v -> %v", rc.Address, attr, before[attr], after[attr]))
+		}
+	}
+	return problems
 }
 
 // TestGenerateResourceConfigForEveryType runs the generation of Terraform 1.14 and later
