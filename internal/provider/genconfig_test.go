@@ -24,8 +24,10 @@ import (
 )
 
 // Adoption by generated configuration (issue 22, section 3). For every resource type, an
-// object made outside Terraform is imported with `plan -generate-config-out`; the block
-// the CLI writes (from the imported state: Terraform before 1.14 and OpenTofu) must pass
+// object made outside Terraform is imported with `plan -generate-config-out`, by import ID
+// and (Terraform and OpenTofu 1.12 and later) by identity; the block the CLI writes from
+// the imported state (every CLI with its own algorithm: the framework v1.19.0 does not
+// announce its GenerateResourceConfig, see TestGenerateResourceConfigForEveryType) must pass
 // validate and plan no change, as written. The one exception is a type whose object holds
 // a secret the manager never reports: its block fails validate with one message that
 // names what to add, never with a wrong value, and once that is added it plans nothing
@@ -196,8 +198,9 @@ func TestAdoptCasesCoverEveryType(t *testing.T) {
 const adoptAddress = "adopted"
 
 // TestAccGeneratedConfig imports one object of every resource type with
-// `plan -generate-config-out` on the CLI, and runs validate, plan, apply and plan on the
-// generated block as written (with the secret added, for the types that have one).
+// `plan -generate-config-out` on the CLI, by import ID and by identity, and runs validate,
+// plan, apply and plan on the generated block as written (with the secret added, for the
+// types that have one).
 func TestAccGeneratedConfig(t *testing.T) {
 	cli, version := accCLI(t)
 	t.Parallel()
@@ -210,7 +213,13 @@ func TestAccGeneratedConfig(t *testing.T) {
 				if !ok {
 					t.Fatalf("no adoption case for %s", name)
 				}
-				adoptWithGeneratedConfig(t, cli, version, name, c)
+				t.Run("id", func(t *testing.T) { adoptWithGeneratedConfig(t, cli, version, name, c, byImportID) })
+				t.Run("identity", func(t *testing.T) {
+					if why := featureIdentity.missing(version); why != "" {
+						t.Skip(why)
+					}
+					adoptWithGeneratedConfig(t, cli, version, name, c, byIdentity)
+				})
 			})
 		}
 	})
@@ -218,8 +227,8 @@ func TestAccGeneratedConfig(t *testing.T) {
 }
 
 // TestAccGeneratedConfig_query adopts the whole adoptable platform with
-// `terraform query -generate-config-out` over the guide's list blocks (the configuration
-// then comes from the provider's GenerateResourceConfig): once the secrets are added to
+// `terraform query -generate-config-out` over the guide's list blocks, which writes an
+// import block by identity and a resource block for each object: once the secrets are added to
 // the blocks of the types that have one, the generated file plans the import of every
 // object it names and nothing else, the apply imports them, and the plan after it is empty.
 func TestAccGeneratedConfig_query(t *testing.T) {
@@ -324,14 +333,52 @@ func cliVersion(version string) (major, minor int) {
 	return major, minor
 }
 
-// adoptWithGeneratedConfig adopts the type's object of a fresh adoptable platform.
-func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c adoptCase) {
+// importKind is how an import block names its object: the argument it gives, for the
+// object of the import ID id.
+type importKind func(t *testing.T, env *accEnv, typeName, id string) string
+
+// byImportID names the object by its import ID.
+func byImportID(_ *testing.T, _ *accEnv, _, id string) string { return fmt.Sprintf("id = %q", id) }
+
+// byIdentity names the object by the identity that the provider reports for it.
+func byIdentity(t *testing.T, env *accEnv, typeName, id string) string {
+	t.Helper()
+	ctx := context.Background()
+	srv := NewProtocol6Server("test")()
+	configureProtocolServer(ctx, t, srv, env.sim.URL, env.sim.AdminKey)
+	state, _ := importAndRead(ctx, t, srv, typeName, id)
+	schemas, err := srv.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil || state.identity == nil {
+		t.Fatalf("%s has no identity (%v)", typeName, err)
+	}
+	identity, err := state.identity.IdentityData.Unmarshal(schemas.IdentitySchemas[typeName].ValueType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := identity.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		var value string
+		if err := attrs[name].As(&value); err != nil {
+			t.Fatalf("identity attribute %s of %s: %v", name, typeName, err)
+		}
+		parts = append(parts, fmt.Sprintf("%s = %q", name, value))
+	}
+	return "identity = { " + strings.Join(parts, ", ") + " }"
+}
+
+// adoptWithGeneratedConfig adopts the type's object of a fresh adoptable platform, with an
+// import block that names it the way of kind.
+func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c adoptCase, kind importKind) {
 	writeOnly := writeOnlyCLI(version)
 	env := newAccEnv(t)
 	p := env.arrangeAdoptable()
 	addr := typeName + "." + adoptAddress
 	dir := t.TempDir()
-	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, c.id(p))))
+	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(fmt.Sprintf("\nimport {\n  to = %s\n  %s\n}\n", addr, kind(t, env, typeName, c.id(p)))))
 	run := func(args ...string) (string, bool) {
 		out, ok := runCLI(t, cli, dir, args...)
 		return redact(out, env.sim.AdminKey), ok
