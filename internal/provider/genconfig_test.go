@@ -630,6 +630,41 @@ func TestGenerateResourceConfigForEveryType(t *testing.T) {
 	}
 }
 
+// The error that asks for a missing secret names the object where the configuration is
+// wholly known (a generated block: its errors must not read alike), and only then: an
+// unknown name would read as "".
+func TestMissingSecretNamesTheObject(t *testing.T) {
+	ctx := context.Background()
+	srv := protocolServer(t)
+	schema := providerSchemas(t).ResourceSchemas["apm_database"]
+	typ := schema.ValueType()
+	database := func(name tftypes.Value) tftypes.Value {
+		vals := map[string]tftypes.Value{}
+		for _, a := range schema.Block.Attributes {
+			vals[a.Name] = tftypes.NewValue(a.ValueType(), nil)
+		}
+		vals["resource_name"] = name
+		vals["database_type"] = tftypes.NewValue(tftypes.String, "PostgreSQL")
+		vals["host"] = tftypes.NewValue(tftypes.String, "10.0.0.40")
+		vals["port"] = tftypes.NewValue(tftypes.Number, 5432)
+		vals["database_name"] = tftypes.NewValue(tftypes.String, "orders")
+		vals["user_name"] = tftypes.NewValue(tftypes.String, "app")
+		return tftypes.NewValue(typ, vals)
+	}
+	for _, c := range []struct {
+		name tftypes.Value
+		want string
+	}{
+		{tftypes.NewValue(tftypes.String, "orders-db"), `Missing password for database "orders-db"`},
+		{tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "Missing password"},
+	} {
+		errs := validateErrors(ctx, t, srv, "apm_database", typ, database(c.name))
+		if len(errs) != 1 || errs[0].Summary != c.want {
+			t.Errorf("resource_name %s: got %s, want one error %q", c.name, diagText(errs), c.want)
+		}
+	}
+}
+
 // A server adopted while it starts (or stops) gets the configuration of the state it is on
 // its way to: the configuration generated from its imported state validates and plans no
 // change. It read "starting" before, which the generated `state` repeated and validate
