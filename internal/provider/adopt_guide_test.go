@@ -219,14 +219,10 @@ type adoptionGuide struct {
 }
 
 // newAdoptionGuide prepares a run of the guide on the acceptance tests' CLI, skipping
-// below minimum (a major.minor the guide names for what the test runs; OpenTofu and
-// Terraform number alike here).
-func newAdoptionGuide(t *testing.T, minimum string, why string) *adoptionGuide {
+// where the CLI lacks one of the features the test runs.
+func newAdoptionGuide(t *testing.T, features ...cliFeature) *adoptionGuide {
 	t.Helper()
-	cli, version := accCLI(t)
-	if below(version, minimum) {
-		t.Skipf("%s: %s needs %s or later", version, why, minimum)
-	}
+	cli, version := needs(t, features...)
 	// The provider runs in this process and reads its connection settings from this
 	// process's environment, which the guide's snippet exports (export): the test is
 	// serial (Go keeps tests that set the environment out of the parallel ones), and
@@ -351,7 +347,7 @@ func (g *adoptionGuide) terraform(line string) cliResult {
 	}
 	extra := []string{"-no-color"}
 	switch args[i] {
-	case "init", "plan", "query":
+	case "init", "plan":
 		extra = append(extra, "-input=false")
 	case "apply":
 		extra = append(extra, "-input=false")
@@ -482,10 +478,7 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 			t.Fatalf("snippet generate: `%s` failed:\n%s", r.command, r.output)
 		}
 	}
-	generate := results[len(results)-1]
-	if n := strings.Count(generate.output, "Error: Missing password"); n != secrets {
-		t.Errorf("plan -generate-config-out gave %d errors Missing password, want one for each of the %d databases and users:\n%s", n, secrets, generate.output)
-	}
+	g.checkMissingSecrets(results[len(results)-1].output, secrets)
 	generated := g.read("generated.tf")
 	t.Logf("generated.tf:\n%s", generated)
 
@@ -546,6 +539,37 @@ func (g *adoptionGuide) adopt(discover, importsSample string) {
 	}
 	// Also on stdout, so that the acceptance logs show the count without -v.
 	fmt.Printf("adoption guide on %s: %d objects imported, %d hand edits\n", g.version, sumValues(counts), g.edits)
+}
+
+// missingSecretError is an error of the plan that generates the configuration: its
+// summary up to the object it names, the object, and the block (`with`).
+const missingSecretError = `(?m)^\s*%s for (.+)\n\s*\n\s*with (\S+),$`
+
+// checkMissingSecrets holds the plan that generates the configuration to the guide: it
+// shows the guide's error word for word, and one such error for each of the secrets
+// databases and users, each naming its own object and block. Every CLI places these
+// errors at line 1 of generated.tf, and Terraform 1.14 and later keep one of the errors
+// alike in summary, detail and place: an error that does not name its object is lost.
+func (g *adoptionGuide) checkMissingSecrets(output string, secrets int) {
+	t := g.t
+	shown := guideSnippetText(t, g.snippets, "generate-error", "text")
+	if !strings.Contains(blank(output), blank(shown)) {
+		t.Errorf("plan -generate-config-out does not give the error that the guide shows:\n%s\noutput:\n%s", shown, output)
+	}
+	first, _, _ := strings.Cut(shown, "\n")
+	summary, _, ok := strings.Cut(first, " for ")
+	if !ok {
+		t.Fatalf("the guide's error %q names no object", first)
+	}
+	objects, blocks := map[string]bool{}, map[string]bool{}
+	found := regexp.MustCompile(fmt.Sprintf(missingSecretError, regexp.QuoteMeta(summary))).FindAllStringSubmatch(output, -1)
+	for _, m := range found {
+		objects[m[1]], blocks[m[2]] = true, true
+	}
+	if len(found) != secrets || len(objects) != secrets || len(blocks) != secrets {
+		t.Errorf("plan -generate-config-out gave %d errors %q for %d objects in %d blocks, want one for each of the %d databases and users:\n%s",
+			len(found), summary, len(objects), len(blocks), secrets, output)
+	}
 }
 
 // editPasswords makes the guide's password edits in the generated configuration: in
@@ -631,14 +655,14 @@ func sumValues(m map[string]int) int {
 // The guide's main path on every CLI: import blocks by id from the discovery data
 // sources, generated configuration, the passwords added, and a plan of imports only.
 func TestAccAdoptionGuide_importBlocks(t *testing.T) {
-	g := newAdoptionGuide(t, "1.5", "import blocks and -generate-config-out")
+	g := newAdoptionGuide(t)
 	g.adopt("discover-commands", "imports-by-id")
 }
 
 // The main path with a web server that serves HTTPS, whose certificate and key the
 // manager never reports: the guide's two edits of its SSL set-up.
 func TestAccAdoptionGuide_https(t *testing.T) {
-	g := newAdoptionGuide(t, "1.5", "import blocks and -generate-config-out")
+	g := newAdoptionGuide(t)
 	cert := newWebTestCert(t, "web-01.example", nil)
 	web := apm.ServerRef{Kind: apm.KindWeb, ServerID: "web-01", NodeName: "web-01", SystemName: "shop"}
 	g.env.must(g.env.admin.ConfigureSSL(g.env.ctx(), web, apm.SSLConfig{HTTPSPort: 8443, CertificatePEM: cert.certPEM, PrivateKeyPEM: cert.keyPEM}))
@@ -651,7 +675,7 @@ func TestAccAdoptionGuide_https(t *testing.T) {
 
 // The same with import blocks by identity (Terraform and OpenTofu 1.12 and later).
 func TestAccAdoptionGuide_importByIdentity(t *testing.T) {
-	g := newAdoptionGuide(t, "1.12", "identity in import blocks")
+	g := newAdoptionGuide(t, featureIdentity)
 	// The guide's discovery by identity runs after the init of its plain discovery.
 	g.write("discover/main.tf", "discover")
 	g.terraform("terraform -chdir=discover init")
@@ -661,7 +685,7 @@ func TestAccAdoptionGuide_importByIdentity(t *testing.T) {
 // The import block with for_each into a resource block written by hand (Terraform and
 // OpenTofu 1.7 and later) imports the two WAS servers and changes nothing.
 func TestAccAdoptionGuide_forEach(t *testing.T) {
-	g := newAdoptionGuide(t, "1.7", "for_each in import blocks")
+	g := newAdoptionGuide(t, featureForEachImport)
 	g.write("main.tf", "for-each")
 	const want = "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy."
 	if src, _ := guideTemplate(t); !strings.Contains(src, "`"+want+"`") {

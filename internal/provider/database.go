@@ -68,6 +68,10 @@ var databaseFields = append([]engine.Field[apm.Database]{
 // name in another case.
 func sameHost(a, b string) bool { return strings.EqualFold(a, b) || sameIP(a, b) }
 
+func describeDatabase(a engine.Attrs) string {
+	return fmt.Sprintf("database %q", a.Str(attrResourceName))
+}
+
 var databaseType = resourceType[apm.Database]{
 	Name: "database",
 	Description: "A database resource: the connection details of a database server that datasources connect to. " +
@@ -82,8 +86,8 @@ var databaseType = resourceType[apm.Database]{
 	Fields:        databaseFields,
 	ImportID:      resourceIdentity("orders-db"),
 	DeleteTimeout: engine.DefaultDeleteTimeout,
-	Validators:    databasePassword.Validators(),
-	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("database %q", a.Str(attrResourceName)) },
+	Validators:    databasePassword.Validators(describeDatabase),
+	Describe:      describeDatabase,
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
 		return c.CreateDatabase(ctx, apm.DatabaseSpec{
 			ResourceName: plan.Str(attrResourceName), DatabaseType: plan.Str(attrDatabaseType),

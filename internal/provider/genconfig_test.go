@@ -19,12 +19,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
 // Adoption by generated configuration (issue 22, section 3). For every resource type, an
-// object made outside Terraform is imported with `plan -generate-config-out`; the block
-// the CLI writes (from the imported state: Terraform before 1.14 and OpenTofu) must pass
+// object made outside Terraform is imported with `plan -generate-config-out`, by import ID
+// and (Terraform and OpenTofu 1.12 and later) by identity; the block the CLI writes from
+// the imported state (every CLI with its own algorithm: the framework v1.19.0 does not
+// announce its GenerateResourceConfig, see TestGenerateResourceConfigForEveryType) must pass
 // validate and plan no change, as written. The one exception is a type whose object holds
 // a secret the manager never reports: its block fails validate with one message that
 // names what to add, never with a wrong value, and once that is added it plans nothing
@@ -107,17 +110,28 @@ type adoptCase struct {
 
 // adoptSecret is what the generated block of a type with a secret lacks.
 type adoptSecret struct {
-	// message is the one error validate gives for the generated block (fragments, in order).
-	message []string
+	// summary is the summary of the one error validate gives for the generated block: it
+	// names the object, so that the errors of two blocks never read alike (which
+	// Terraform 1.14 and later would keep one of).
+	summary func(p adoptable) string
+	// detail are fragments of the error's detail, in order.
+	detail []string
 	// add is what the user adds to the generated block: HCL expressions by attribute. The
 	// CLIs without write-only attributes (Terraform before 1.11) take the sensitive form.
 	add func(p adoptable, writeOnly bool) map[string]string
 }
 
-// passwordSecret is the secret of a type whose secret is a password.
-func passwordSecret(password string) *adoptSecret {
+// message matches the one error validate gives for the generated block of p's object.
+func (s *adoptSecret) message(p adoptable) *regexp.Regexp {
+	return errorMatching(append([]string{s.summary(p)}, s.detail...)...)
+}
+
+// passwordSecret is the secret of a type whose secret is a password; object names the
+// object whose password it is, as the error that asks for it does.
+func passwordSecret(password string, object func(p adoptable) string) *adoptSecret {
 	return &adoptSecret{
-		message: []string{"Missing password", "password_wo", "password", "never reports"},
+		summary: func(p adoptable) string { return "Missing password for " + object(p) },
+		detail:  []string{"password_wo", "password", "never reports"},
 		add: func(_ adoptable, writeOnly bool) map[string]string {
 			if writeOnly {
 				return map[string]string{"password_wo": strconv.Quote(password)}
@@ -143,7 +157,10 @@ var adoptCases = map[string]adoptCase{
 	"apm_web_ssl": {
 		id: func(p adoptable) string { return p.shop + "/" + adoptNode + "/web-1" },
 		secret: &adoptSecret{
-			message: []string{"Missing certificate and private key", "certificate_pem", "private_key_pem_wo", "private_key_pem", "never reports"},
+			summary: func(adoptable) string {
+				return fmt.Sprintf("Missing certificate and private key for SSL set-up of web server %q on node %q", "web-1", adoptNode)
+			},
+			detail: []string{"certificate_pem", "private_key_pem_wo", "private_key_pem", "never reports"},
 			add: func(p adoptable, writeOnly bool) map[string]string {
 				key := "private_key_pem"
 				if writeOnly {
@@ -153,9 +170,9 @@ var adoptCases = map[string]adoptCase{
 			},
 		},
 	},
-	"apm_database":   {id: func(p adoptable) string { return p.db }, secret: passwordSecret("Sw0rdfish!")},
+	"apm_database":   {id: func(p adoptable) string { return p.db }, secret: passwordSecret("Sw0rdfish!", func(p adoptable) string { return fmt.Sprintf("database %q", p.db) })},
 	"apm_datasource": {id: func(p adoptable) string { return p.ds }},
-	"apm_user":       {id: func(p adoptable) string { return p.user }, secret: passwordSecret("Adopt-Passw0rd!")},
+	"apm_user":       {id: func(p adoptable) string { return p.user }, secret: passwordSecret("Adopt-Passw0rd!", func(p adoptable) string { return fmt.Sprintf("user %q", p.user) })},
 	// The role has no description: the manager reports "".
 	"apm_role":      {id: func(p adoptable) string { return p.role }},
 	"apm_user_role": {id: func(p adoptable) string { return p.user + "/" + p.role }},
@@ -181,8 +198,9 @@ func TestAdoptCasesCoverEveryType(t *testing.T) {
 const adoptAddress = "adopted"
 
 // TestAccGeneratedConfig imports one object of every resource type with
-// `plan -generate-config-out` on the CLI, and runs validate, plan, apply and plan on the
-// generated block as written (with the secret added, for the types that have one).
+// `plan -generate-config-out` on the CLI, by import ID and by identity, and runs validate,
+// plan, apply and plan on the generated block as written (with the secret added, for the
+// types that have one).
 func TestAccGeneratedConfig(t *testing.T) {
 	cli, version := accCLI(t)
 	t.Parallel()
@@ -195,22 +213,113 @@ func TestAccGeneratedConfig(t *testing.T) {
 				if !ok {
 					t.Fatalf("no adoption case for %s", name)
 				}
-				adoptWithGeneratedConfig(t, cli, version, name, c)
+				t.Run("id", func(t *testing.T) { adoptWithGeneratedConfig(t, cli, version, name, c, byImportID) })
+				t.Run("identity", func(t *testing.T) {
+					if why := featureIdentity.missing(version); why != "" {
+						t.Skip(why)
+					}
+					adoptWithGeneratedConfig(t, cli, version, name, c, byIdentity)
+				})
 			})
 		}
 	})
 	t.Logf("generated configuration: ran on %s (%s) in %s", cli, version, time.Since(start).Round(time.Second))
 }
 
-// writeOnlyCLI reports whether the CLI of version (the first line of `<cli> version`)
-// takes write-only attributes: OpenTofu, and Terraform from 1.11.
-func writeOnlyCLI(version string) bool {
-	if strings.HasPrefix(version, "OpenTofu") {
-		return true
+// TestAccGeneratedConfig_query adopts the whole adoptable platform with
+// `terraform query -generate-config-out` over the guide's list blocks, which writes an
+// import block by identity and a resource block for each object: once the secrets are added to
+// the blocks of the types that have one, the generated file plans the import of every
+// object it names and nothing else, the apply imports them, and the plan after it is empty.
+func TestAccGeneratedConfig_query(t *testing.T) {
+	cli, _ := needs(t, featureListResources, featureProviderGen)
+	env := newAccEnv(t)
+	env.needsSim("imports every object of the manager, of which a shared one holds more than the test's")
+	p := env.arrangeAdoptable()
+	dir := t.TempDir()
+	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(""))
+	clitest.MustWrite(t, filepath.Join(dir, "adopt.tfquery.hcl"), guideSnippetText(t, guideSnippets(t), "query", "hcl"))
+	run := func(args ...string) (string, bool) {
+		out, ok := runCLI(t, cli, dir, args...)
+		return redact(out, env.sim.AdminKey), ok
 	}
-	major, minor := cliVersion(version)
-	return major > 1 || (major == 1 && minor >= 11)
+	if out, ok := run("init", "-input=false", "-no-color", "-backend=false", "-plugin-dir="+t.TempDir()); !ok {
+		t.Fatalf("init failed:\n%s", out)
+	}
+	// query takes no -input.
+	if out, ok := run("query", "-no-color", "-generate-config-out=generated.tf"); !ok {
+		t.Fatalf("query -generate-config-out failed:\n%s", out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatalf("query -generate-config-out wrote no configuration: %v", err)
+	}
+	generated, recorded := withSecretsAdded(t, string(data), p)
+	t.Logf("generated.tf, with the secrets added:\n%s", generated)
+	clitest.MustWrite(t, filepath.Join(dir, "generated.tf"), generated)
+	imported := map[string]int{}
+	for addr := range recorded {
+		typ, _, _ := strings.Cut(addr, ".")
+		imported[typ]++
+	}
+	for _, name := range slices.Sorted(maps.Keys(registeredTypes())) {
+		if imported[name] == 0 {
+			t.Errorf("query -generate-config-out wrote no %s, of which the platform has one", name)
+		}
+	}
+	if n := len(regexp.MustCompile(`(?m)^import \{$`).FindAllString(generated, -1)); n != len(recorded) {
+		t.Errorf("generated.tf has %d import blocks for %d resources", n, len(recorded))
+	}
+
+	if out, ok := run("plan", "-input=false", "-no-color", "-lock=false", "-out=tfplan"); !ok {
+		t.Fatalf("plan of the generated configuration failed:\n%s", out)
+	}
+	shown, ok := run("show", "-json", "tfplan")
+	if !ok {
+		t.Fatalf("show -json failed:\n%s", shown)
+	}
+	if err := onlyImported(shown, recorded); err != nil {
+		t.Error(err)
+	}
+	if out, ok := run("apply", "-input=false", "-no-color", "-lock=false", "-auto-approve", "tfplan"); !ok {
+		t.Fatalf("apply of the imports failed:\n%s", out)
+	}
+	if out, ok := run("plan", "-input=false", "-no-color", "-lock=false", "-detailed-exitcode"); !ok {
+		t.Errorf("the plan after the imports is not empty:\n%s", out)
+	}
 }
+
+// generatedResource is a resource block of generated configuration: its type and name.
+var generatedResource = regexp.MustCompile(`(?ms)^resource "(\w+)" "(\w+)" \{$.*?^\}$`)
+
+// withSecretsAdded adds to each generated resource block of a type with a secret what its
+// user adds (the write-only form: the CLIs that generate from a query take it), and
+// returns the configuration and, by address of every resource block, the attributes added.
+func withSecretsAdded(t *testing.T, generated string, p adoptable) (string, map[string][]string) {
+	t.Helper()
+	recorded := map[string][]string{}
+	edited := generatedResource.ReplaceAllStringFunc(generated, func(block string) string {
+		m := generatedResource.FindStringSubmatch(block)
+		addr := m[1] + "." + m[2]
+		recorded[addr] = nil
+		c, ok := adoptCases[m[1]]
+		if !ok {
+			t.Errorf("generated.tf has a block of %s, which has no adoption case", m[1])
+			return block
+		}
+		if c.secret == nil {
+			return block
+		}
+		add := c.secret.add(p, true)
+		recorded[addr] = slices.Sorted(maps.Keys(add))
+		return setAttributes(t, block, add)
+	})
+	return edited, recorded
+}
+
+// writeOnlyCLI reports whether the CLI of version (the first line of `<cli> version`)
+// takes write-only attributes.
+func writeOnlyCLI(version string) bool { return featureWriteOnly.has(version) }
 
 // cliVersion is the major and minor version of the first line of `<cli> version` (0, 0
 // when it has none).
@@ -224,14 +333,52 @@ func cliVersion(version string) (major, minor int) {
 	return major, minor
 }
 
-// adoptWithGeneratedConfig adopts the type's object of a fresh adoptable platform.
-func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c adoptCase) {
+// importKind is how an import block names its object: the argument it gives, for the
+// object of the import ID id.
+type importKind func(t *testing.T, env *accEnv, typeName, id string) string
+
+// byImportID names the object by its import ID.
+func byImportID(_ *testing.T, _ *accEnv, _, id string) string { return fmt.Sprintf("id = %q", id) }
+
+// byIdentity names the object by the identity that the provider reports for it.
+func byIdentity(t *testing.T, env *accEnv, typeName, id string) string {
+	t.Helper()
+	ctx := context.Background()
+	srv := NewProtocol6Server("test")()
+	configureProtocolServer(ctx, t, srv, env.sim.URL, env.sim.AdminKey)
+	state, _ := importAndRead(ctx, t, srv, typeName, id)
+	schemas, err := srv.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil || state.identity == nil {
+		t.Fatalf("%s has no identity (%v)", typeName, err)
+	}
+	identity, err := state.identity.IdentityData.Unmarshal(schemas.IdentitySchemas[typeName].ValueType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := identity.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		var value string
+		if err := attrs[name].As(&value); err != nil {
+			t.Fatalf("identity attribute %s of %s: %v", name, typeName, err)
+		}
+		parts = append(parts, fmt.Sprintf("%s = %q", name, value))
+	}
+	return "identity = { " + strings.Join(parts, ", ") + " }"
+}
+
+// adoptWithGeneratedConfig adopts the type's object of a fresh adoptable platform, with an
+// import block that names it the way of kind.
+func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c adoptCase, kind importKind) {
 	writeOnly := writeOnlyCLI(version)
 	env := newAccEnv(t)
 	p := env.arrangeAdoptable()
 	addr := typeName + "." + adoptAddress
 	dir := t.TempDir()
-	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, c.id(p))))
+	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(fmt.Sprintf("\nimport {\n  to = %s\n  %s\n}\n", addr, kind(t, env, typeName, c.id(p)))))
 	run := func(args ...string) (string, bool) {
 		out, ok := runCLI(t, cli, dir, args...)
 		return redact(out, env.sim.AdminKey), ok
@@ -274,7 +421,7 @@ func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c ado
 		if n := len(cliErrors.FindAllString(validated, -1)); n != 1 {
 			t.Errorf("validate gave %d errors, want exactly one that names what to add:\n%s", n, validated)
 		}
-		if want := errorMatching(c.secret.message...); !want.MatchString(validated) {
+		if want := c.secret.message(p); !want.MatchString(validated) {
 			t.Errorf("validate's error does not match %q:\n%s", want, validated)
 		}
 		add := c.secret.add(p, writeOnly)
@@ -301,7 +448,7 @@ func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c ado
 	if c.secret != nil {
 		recorded = slices.Collect(maps.Keys(c.secret.add(p, writeOnly)))
 	}
-	if err := onlyImported(shown, addr, recorded); err != nil {
+	if err := onlyImported(shown, map[string][]string{addr: recorded}); err != nil {
 		t.Errorf("%v\n%s", err, generated)
 	}
 	if out, ok := run("apply", "-input=false", "-no-color", "-lock=false", "-auto-approve", "tfplan"); !ok {
@@ -357,47 +504,59 @@ func setAttributes(t *testing.T, block string, values map[string]string) string 
 	return block
 }
 
-// onlyImported checks a saved plan, as `show -json` prints it: it imports addr and changes
-// nothing else; the import is a no-op, or an update that records only the attributes
-// named (values the manager never reports, added to the configuration).
-func onlyImported(shown, addr string, recorded []string) error {
+// onlyImported checks a saved plan, as `show -json` prints it: it imports each address of
+// recorded and changes nothing else; each import is a no-op, or an update that records
+// only the attributes named for its address (values the manager never reports, added to
+// the configuration).
+func onlyImported(shown string, recorded map[string][]string) error {
 	var plan tfjson.Plan
 	if err := json.Unmarshal([]byte(shown[strings.Index(shown, "{"):]), &plan); err != nil {
 		return fmt.Errorf("show -json: %w", err)
 	}
 	var problems []string
-	found := false
+	found := map[string]bool{}
 	for _, rc := range plan.ResourceChanges {
-		if rc.Address != addr {
+		attrs, ok := recorded[rc.Address]
+		if !ok {
 			problems = append(problems, fmt.Sprintf("%s is in the plan (%v)", rc.Address, rc.Change.Actions))
 			continue
 		}
-		found = true
-		if rc.Change.Importing == nil {
-			problems = append(problems, addr+" is not imported")
-		}
-		if rc.Change.Actions.NoOp() {
-			continue
-		}
-		if !rc.Change.Actions.Update() {
-			problems = append(problems, fmt.Sprintf("%s: %v, want the import alone", addr, rc.Change.Actions))
-			continue
-		}
-		before, _ := rc.Change.Before.(map[string]any)
-		after, _ := rc.Change.After.(map[string]any)
-		for _, attr := range slices.Sorted(maps.Keys(after)) {
-			if !slices.Contains(recorded, attr) && fmt.Sprint(before[attr]) != fmt.Sprint(after[attr]) {
-				problems = append(problems, fmt.Sprintf("%s.%s: %v -> %v", addr, attr, before[attr], after[attr]))
-			}
-		}
+		found[rc.Address] = true
+		problems = append(problems, importProblems(rc, attrs)...)
 	}
-	if !found {
-		problems = append(problems, addr+" is not in the plan")
+	for _, addr := range slices.Sorted(maps.Keys(recorded)) {
+		if !found[addr] {
+			problems = append(problems, addr+" is not in the plan")
+		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("the plan of the generated configuration must import %s and change nothing else: %s", addr, strings.Join(problems, "; "))
+		return fmt.Errorf("the plan of the generated configuration must import %s and change nothing else: %s",
+			strings.Join(slices.Sorted(maps.Keys(recorded)), ", "), strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// importProblems are what is wrong with the change of an imported object: not imported,
+// or changing more than the attributes recorded.
+func importProblems(rc *tfjson.ResourceChange, recorded []string) []string {
+	var problems []string
+	if rc.Change.Importing == nil {
+		problems = append(problems, rc.Address+" is not imported")
+	}
+	if rc.Change.Actions.NoOp() {
+		return problems
+	}
+	if !rc.Change.Actions.Update() {
+		return append(problems, fmt.Sprintf("%s: %v, want the import alone", rc.Address, rc.Change.Actions))
+	}
+	before, _ := rc.Change.Before.(map[string]any)
+	after, _ := rc.Change.After.(map[string]any)
+	for _, attr := range slices.Sorted(maps.Keys(after)) {
+		if !slices.Contains(recorded, attr) && fmt.Sprint(before[attr]) != fmt.Sprint(after[attr]) {
+			problems = append(problems, fmt.Sprintf("%s.%s: %v -> %v", rc.Address, attr, before[attr], after[attr]))
+		}
+	}
+	return problems
 }
 
 // TestGenerateResourceConfigForEveryType runs the generation of Terraform 1.14 and later
@@ -437,7 +596,7 @@ func TestGenerateResourceConfigForEveryType(t *testing.T) {
 			var recorded []string
 			if c.secret != nil {
 				errs := validateErrors(ctx, t, srv, name, typ, config)
-				if len(errs) != 1 || !errorMatching(c.secret.message...).MatchString(diagText(errs)) {
+				if len(errs) != 1 || !c.secret.message(p).MatchString(diagText(errs)) {
 					t.Errorf("the generated configuration must fail validation with one error that asks for the secret, got: %s", diagText(errs))
 				}
 				add := c.secret.add(p, true)
@@ -468,6 +627,83 @@ func TestGenerateResourceConfigForEveryType(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The error that asks for a missing secret names the object where the configuration is
+// wholly known (a generated block: its errors must not read alike), and only then: an
+// unknown name would read as "".
+func TestMissingSecretNamesTheObject(t *testing.T) {
+	ctx := context.Background()
+	srv := protocolServer(t)
+	schema := providerSchemas(t).ResourceSchemas["apm_database"]
+	typ := schema.ValueType()
+	database := func(name tftypes.Value) tftypes.Value {
+		vals := map[string]tftypes.Value{}
+		for _, a := range schema.Block.Attributes {
+			vals[a.Name] = tftypes.NewValue(a.ValueType(), nil)
+		}
+		vals["resource_name"] = name
+		vals["database_type"] = tftypes.NewValue(tftypes.String, "PostgreSQL")
+		vals["host"] = tftypes.NewValue(tftypes.String, "10.0.0.40")
+		vals["port"] = tftypes.NewValue(tftypes.Number, 5432)
+		vals["database_name"] = tftypes.NewValue(tftypes.String, "orders")
+		vals["user_name"] = tftypes.NewValue(tftypes.String, "app")
+		return tftypes.NewValue(typ, vals)
+	}
+	for _, c := range []struct {
+		name tftypes.Value
+		want string
+	}{
+		{tftypes.NewValue(tftypes.String, "orders-db"), `Missing password for database "orders-db"`},
+		{tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "Missing password"},
+	} {
+		errs := validateErrors(ctx, t, srv, "apm_database", typ, database(c.name))
+		if len(errs) != 1 || errs[0].Summary != c.want {
+			t.Errorf("resource_name %s: got %s, want one error %q", c.name, diagText(errs), c.want)
+		}
+	}
+}
+
+// A server adopted while it starts (or stops) gets the configuration of the state it is on
+// its way to: the configuration generated from its imported state validates and plans no
+// change. It read "starting" before, which the generated `state` repeated and validate
+// refused.
+func TestGeneratedConfigOfServerInTransition(t *testing.T) {
+	ctx := context.Background()
+	env := newAccEnvWith(t, apmsimtest.WithTransitionDelay(time.Hour))
+	p := env.arrangeAdoptable()
+	srv := NewProtocol6Server("test")()
+	configureProtocolServer(ctx, t, srv, env.sim.URL, env.sim.AdminKey)
+	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-2", NodeName: adoptNode, SystemName: p.shop}
+	env.must(env.admin.StartServer(ctx, ref))
+	schema := providerSchemas(t).ResourceSchemas["apm_was_server"]
+	typ := schema.ValueType()
+	state, private := importAndRead(ctx, t, srv, "apm_was_server", adoptCases["apm_was_server"].id(p))
+	generated, err := srv.GenerateResourceConfig(ctx, &tfprotov6.GenerateResourceConfigRequest{TypeName: "apm_was_server", State: dynamicValue(t, typ, state.value)})
+	if err != nil || failed(generated.Diagnostics) {
+		t.Fatalf("generate: %v %s", err, diagText(generated.Diagnostics))
+	}
+	config, err := generated.Config.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := validateErrors(ctx, t, srv, "apm_was_server", typ, config); len(errs) > 0 {
+		t.Fatalf("the configuration generated for a starting server does not validate: %s", diagText(errs))
+	}
+	plan, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "apm_was_server", PriorState: dynamicValue(t, typ, state.value), ProposedNewState: dynamicValue(t, typ, proposedNew(t, schema, state.value, config)),
+		Config: dynamicValue(t, typ, config), PriorPrivate: private, PriorIdentity: state.identity,
+	})
+	if err != nil || failed(plan.Diagnostics) {
+		t.Fatalf("plan: %v %s", err, diagText(plan.Diagnostics))
+	}
+	planned, err := plan.PlannedState.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := attributeDiffs(t, state.value, planned); len(diffs) > 0 {
+		t.Errorf("the plan of the generated configuration changes %v", diffs)
 	}
 }
 

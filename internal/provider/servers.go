@@ -114,7 +114,7 @@ func (k *serverKind) fields() []engine.Field[serverObject] {
 	fs = append(fs,
 		engine.StringField(attrState, "Desired running state: `running` or `stopped`. Apply starts or stops the server and waits until it gets there; "+
 			"a server started or stopped outside Terraform shows in the next plan. Left out, the running state is not managed.",
-			func(s *serverObject) string { return strings.ToLower(s.Status) }).In(engine.InResource).OptionalInput().AppliedBySettle().
+			func(s *serverObject) string { return desiredState(s.Status) }).In(engine.InResource).OptionalInput().AppliedBySettle().
 			Validate(stringvalidator.OneOf(stateRunning, stateStopped)),
 		engine.StringField(attrStatus, "Status of the server as the manager reports it: `running`, `stopped`, `starting` or `stopping`.",
 			func(s *serverObject) string { return s.Status }).In(engine.Observed),
@@ -454,3 +454,19 @@ func serverLabel(kind apm.ServerKind) string {
 
 // serverKinds are the kinds in the order the docs list them.
 var serverKinds = []*serverKind{wasServerKind, webServerKind, sessionServerKind}
+
+// desiredState is the running state that a server of the manager's status is in, or on
+// its way to: `starting` reads as running and `stopping` as stopped. Read as they are,
+// they would be values that `state` refuses, in the state and in the configuration
+// generated from it for a server adopted while it starts; apply waits out the transition
+// (converge) where the state is managed.
+func desiredState(status string) string {
+	switch s := strings.ToLower(status); s {
+	case "starting":
+		return stateRunning
+	case "stopping":
+		return stateStopped
+	default:
+		return s
+	}
+}

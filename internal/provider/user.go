@@ -63,6 +63,8 @@ var userFields = append([]engine.Field[userObject]{
 	engine.ListField("roles", "The roles granted to the user, sorted by id.", userRoleItemFields, (*userObject).rolesOf).In(engine.Observed),
 }, engine.SecretFields[userObject](userPassword)...)
 
+func describeUser(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str(attrUserID)) }
+
 var userType = resourceType[userObject]{
 	Name: "user",
 	Description: "A user of the manager. Changing `user_name` or the password is done in place; changing `user_id` replaces the user. " +
@@ -71,8 +73,8 @@ var userType = resourceType[userObject]{
 		"and change `password_wo_version` to set a new one. Roles are granted with `apm_user_role`; deleting a user removes its grants.",
 	Fields:     userFields,
 	ImportID:   importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}}, Example: "alice"},
-	Describe:   func(a engine.Attrs) string { return fmt.Sprintf("user %q", a.Str(attrUserID)) },
-	Validators: userPassword.Validators(),
+	Describe:   describeUser,
+	Validators: userPassword.Validators(describeUser),
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
 		return c.CreateUser(ctx, apm.UserSpec{UserID: plan.Str(attrUserID), UserName: plan.Str(attrUserName), Password: userPassword.Value(plan)})
 	},

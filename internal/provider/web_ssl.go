@@ -41,6 +41,8 @@ const webSSLDeleteWarning = "The manager has no operation that turns SSL off, so
 	"the web server keeps serving HTTPS on its port, with the certificate last applied, until SSL is configured again " +
 	"or the web server is deregistered or uninstalled."
 
+func describeWebSSL(a engine.Attrs) string { return "SSL set-up of " + webPartServer(a) }
+
 var webSSLType = resourceType[webPart]{
 	Noun:             "SSL set-up",
 	IdempotentCreate: true,
@@ -51,8 +53,8 @@ var webSSLType = resourceType[webPart]{
 		"The manager cannot turn SSL off: destroying this resource only removes it from the state.",
 	Fields:     webSSLFields,
 	ImportID:   webPartImportID,
-	Describe:   func(a engine.Attrs) string { return "SSL set-up of " + webPartServer(a) },
-	Validators: webSSLKey.Validators(),
+	Describe:   describeWebSSL,
+	Validators: webSSLKey.Validators(describeWebSSL),
 	Create:     configureWebSSL,
 	Read:       readWebSSL,
 	Update: func(ctx context.Context, c *conn, plan, _ engine.Attrs) error {

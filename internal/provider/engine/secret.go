@@ -63,15 +63,20 @@ func SecretFields[T any](s Secret) []Field[T] {
 }
 
 // Validators require exactly one of the secret's two values, and the inputs of With.
-func (s Secret) Validators() []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name)), secretGiven{s}, versionOnlyWithWriteOnly{s}}
+// describe names the object (the type's Describe) in the message that asks for them.
+func (s Secret) Validators(describe func(Attrs) string) []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.Conflicting(path.MatchRoot(s.writeOnly()), path.MatchRoot(s.Name)),
+		secretGiven{s: s, describe: describe}, versionOnlyWithWriteOnly{s}}
 }
 
 // secretGiven requires the secret (either value) and the inputs of With, and says what is
 // missing in one message. The manager never reports them, so the configuration that
 // `plan -generate-config-out` writes for an imported object lacks them all: its user
 // learns at validate, at once, what to add, and no value is guessed.
-type secretGiven struct{ s Secret }
+type secretGiven struct {
+	s        Secret
+	describe func(Attrs) string
+}
 
 func (v secretGiven) Description(context.Context) string {
 	parts := make([]string, 0, len(v.s.With)+1)
@@ -107,10 +112,25 @@ func (v secretGiven) ValidateResource(_ context.Context, req resource.ValidateCo
 	if len(titles) > 1 {
 		it = "them"
 	}
-	resp.Diagnostics.AddError("Missing "+strings.Join(titles, " and "), fmt.Sprintf(
+	resp.Diagnostics.AddError(v.summary(req.Config.Raw, config, titles), fmt.Sprintf(
 		"Set %s. The manager never reports the %s, so Terraform cannot read %s back: the configuration that `plan -generate-config-out` "+
 			"writes for an imported object leaves %s out, to be added by hand. After an import, what is added is recorded, not sent.",
 		strings.Join(sets, ", and "), strings.Join(titles, " and "), it, it))
+}
+
+// summary is the title of the message that asks for what is missing, naming the object
+// when the configuration is wholly known (an unknown name would read as ""). Every CLI
+// places the errors of the blocks that `plan -generate-config-out` writes at line 1 of
+// the file, and Terraform 1.14 and later keep only one of the errors alike in summary,
+// detail and place (backend/local's AppendWithoutDuplicates, which leaves the resource
+// address out): without the object's name, the plan of an adoption would report one
+// missing password for all the databases and users.
+func (v secretGiven) summary(raw tftypes.Value, config Attrs, titles []string) string {
+	summary := "Missing " + strings.Join(titles, " and ")
+	if raw.IsFullyKnown() {
+		summary += " for " + v.describe(config)
+	}
+	return summary
 }
 
 // versionOnlyWithWriteOnly refuses <name>_wo_version beside the sensitive <name>: it
