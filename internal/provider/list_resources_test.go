@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // Every managed type has a list resource of the same name, and nothing else has one.
@@ -220,21 +219,21 @@ func TestAccListResources_listWhatImportRecords(t *testing.T) {
 	env.test([]resource.TestStep{{Config: config, Check: rig.check}})
 }
 
-// `terraform query` lists the systems with their identities. Terraform 1.14 cannot be
-// installed where this provider is built, so the step runs wherever a newer CLI is; the
-// protocol test above covers every type on every CLI.
+// `terraform query` lists the systems with their identities. The query step's Config is
+// the query file alone: plugin-testing writes it beside the previous step's .tf files,
+// whose provider block configures its list blocks (a second one is a duplicate).
 func TestAccListResources_query(t *testing.T) {
+	needs(t, featureListResources)
 	env := newAccEnv(t)
 	shop := env.name("shop")
 	accTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		CheckDestroy:             env.checkAllGone,
 		Steps: []resource.TestStep{
 			{Config: env.config(tf(t, "system/one.tf", "name", shop))},
 			{
 				Query:  true,
-				Config: env.config(tf(t, "list_resources/systems.tfquery.hcl")),
+				Config: tf(t, "list_resources/systems.tfquery.hcl"),
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength("apm_system.all", 1),
 					querycheck.ExpectResourceDisplayName("apm_system.all", queryfilter.ByDisplayName(knownvalue.StringExact(fmt.Sprintf("system %q", shop))),
