@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
@@ -358,15 +356,11 @@ func platformObjects(t *testing.T) map[string][]queriedObject {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join("testdata", "discovery", "platform.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	objects := map[string][]queriedObject{}
 	for typeName := range schemas.ListResourceSchemas {
 		objects[typeName] = nil
 	}
-	for _, m := range resourceBlock.FindAllStringSubmatch(string(src), -1) {
+	for _, m := range resourceBlock.FindAllStringSubmatch(readTestdata(t, "discovery/platform.tf"), -1) {
 		typeName, address := m[1], m[1]+"."+m[2]
 		display, ok := queriedDisplayNames[address]
 		if !ok {
