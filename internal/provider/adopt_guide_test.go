@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
@@ -708,13 +707,13 @@ func TestAccAdoptionGuide_forEach(t *testing.T) {
 	}
 }
 
-// The guide's query lists every object of the demo seed (Terraform 1.14 and later, as
-// TestAccListResources_query; it skips on the CLIs this provider is built with). The
+// The guide's query lists every object of the demo seed (Terraform 1.14 and later; other
+// CLIs skip, naming the feature). The
 // configuration that `terraform query -generate-config-out` writes comes from the
 // provider's GenerateResourceConfig, which TestGenerateResourceConfigForEveryType checks
 // for every type on every CLI.
 func TestAccAdoptionGuide_query(t *testing.T) {
-	testAccPreCheck(t)
+	needs(t, featureListResources)
 	env := newAccEnvWith(t, apmsimtest.WithSeed(apmsim.SeedDemo))
 	query := guideSnippetText(t, guideSnippets(t), "query", "hcl")
 	var checks []querycheck.QueryResultCheck
@@ -723,12 +722,14 @@ func TestAccAdoptionGuide_query(t *testing.T) {
 		address := regexp.MustCompile(`(^|\.)` + regexp.QuoteMeta(name) + `\.all($|\[)`)
 		checks = append(checks, querycheck.ExpectTotalLengthForMatching(address, demoSeedObjects[name]))
 	}
+	// A query step writes its Config as a .tfquery.hcl file beside the previous step's .tf
+	// files, as the guide's adopt.tfquery.hcl sits beside its main.tf: the provider block
+	// is main.tf's, and the query file declares none.
 	accTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{
 			{Config: env.config("")},
-			{Query: true, Config: env.config(query), QueryResultChecks: checks},
+			{Query: true, Config: query, QueryResultChecks: checks},
 		},
 	})
 }
