@@ -25,7 +25,7 @@ type cliFeature struct {
 var (
 	featureFunctions     = cliFeature{name: "provider functions", terraform: "1.8", opentofu: "1.7"}
 	featureEphemeralVars = cliFeature{name: "ephemeral input variables", terraform: "1.10", opentofu: "1.11"}
-	featureWriteOnly     = cliFeature{name: "write-only secrets and ephemeral variables", terraform: "1.11", opentofu: "1.11"}
+	featureWriteOnly     = cliFeature{name: "write-only attributes (`password_wo`, `private_key_pem_wo`)", terraform: "1.11", opentofu: "1.11"}
 	featureForEachImport = cliFeature{name: "`import` blocks with `for_each`", terraform: "1.7", opentofu: "1.7"}
 	featureIdentity      = cliFeature{name: "resource identity, `import` by identity", terraform: "1.12", opentofu: "1.12"}
 	featureListResources = cliFeature{name: "list resources, `terraform query`", terraform: "1.14"}

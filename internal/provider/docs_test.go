@@ -182,34 +182,66 @@ func frontPageTypes(types []docType) string {
 
 func TestDocsListEveryServedType(t *testing.T) {
 	types := servedTypes(t)
-	for file, body := range map[string]string{
-		"README.md":               readmeTypes(types),
-		"templates/index.md.tmpl": frontPageTypes(types),
-	} {
-		path := filepath.Join("..", "..", file)
-		data, err := os.ReadFile(path)
-		if err != nil {
+	writeGenerated(t, "README.md", typesBegin, typesEnd, readmeTypes(types), "the list of types")
+	writeGenerated(t, "templates/index.md.tmpl", typesBegin, typesEnd, frontPageTypes(types), "the list of types")
+}
+
+// README.md's support matrix is rendered from the acceptance tests' feature table, between
+// these markers, so it says on which CLI the tests run each feature.
+const (
+	matrixBegin = "<!-- BEGIN generated support matrix: scripts/docs.sh writes it from internal/provider/cli_features_test.go; do not edit -->"
+	matrixEnd   = "<!-- END generated support matrix -->"
+)
+
+func TestDocsSupportMatrixIsTheFeatureTable(t *testing.T) {
+	writeGenerated(t, "README.md", matrixBegin, matrixEnd, supportMatrix(), "the support matrix")
+}
+
+// writeGenerated holds the text of file (relative to the repository) between begin and end
+// to body: with APM_DOCS_UPDATE=1 it writes body there, otherwise it fails naming the
+// lines that differ.
+func writeGenerated(t *testing.T, file, begin, end, body, what string) {
+	t.Helper()
+	path := filepath.Join("..", "..", file)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	from, to := strings.Index(text, begin), strings.Index(text, end)
+	if from < 0 || to < from {
+		t.Errorf("%s: no %q ... %q section", file, begin, end)
+		return
+	}
+	current := text[from+len(begin)+1 : to]
+	if current == body {
+		return
+	}
+	if os.Getenv("APM_DOCS_UPDATE") == "1" {
+		if err := os.WriteFile(path, []byte(text[:from+len(begin)+1]+body+text[to:]), 0o644); err != nil { //nolint:gosec // a tracked text file
 			t.Fatal(err)
 		}
-		text := string(data)
-		begin, end := strings.Index(text, typesBegin), strings.Index(text, typesEnd)
-		if begin < 0 || end < begin {
-			t.Errorf("%s: no %q ... %q section", file, typesBegin, typesEnd)
-			continue
-		}
-		current := text[begin+len(typesBegin)+1 : end]
-		if current == body {
-			continue
-		}
-		if os.Getenv("APM_DOCS_UPDATE") == "1" {
-			if err := os.WriteFile(path, []byte(text[:begin+len(typesBegin)+1]+body+text[end:]), 0o644); err != nil { //nolint:gosec // a tracked text file
-				t.Fatal(err)
-			}
-			t.Logf("%s: wrote the list of %d types", file, len(types))
-			continue
-		}
-		t.Errorf("%s: the list of types is out of date; run scripts/docs.sh. Want:\n%s", file, body)
+		t.Logf("%s: wrote %s", file, what)
+		return
 	}
+	t.Errorf("%s: %s is out of date; run scripts/docs.sh. It differs:\n%s", file, what, lineDiff(current, body))
+}
+
+// lineDiff names the lines of got that want lacks (-) and those of want that got lacks (+).
+func lineDiff(got, want string) string {
+	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	for _, l := range gotLines {
+		if !slices.Contains(wantLines, l) {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	for _, l := range wantLines {
+		if !slices.Contains(gotLines, l) {
+			fmt.Fprintf(&b, "+ %s\n", l)
+		}
+	}
+	return b.String()
 }
 
 // stated is the default a description states: "Defaults to `X`." gives X, with ok false
