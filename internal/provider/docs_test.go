@@ -603,3 +603,51 @@ func TestDocsProseStatesTheProvidersDefaults(t *testing.T) {
 		t.Fatal("no default of a provider setting found in the prose: the pattern no longer matches the docs")
 	}
 }
+
+// olderCLIs is the heading of the section of an action's or list resource's page that says
+// what to use on a CLI without them.
+const olderCLIs = "## On OpenTofu and Terraform before 1.14"
+
+var typeNameInProse = regexp.MustCompile("`(apm_[a-z_]+)`")
+
+// Each action's and list resource's page says what OpenTofu and older Terraform use
+// instead, naming resources or data sources that the provider serves.
+func TestDocsPagesSayWhatOlderCLIsUseInstead(t *testing.T) {
+	types := servedTypes(t)
+	served := map[string]bool{}
+	for _, typ := range types {
+		if typ.kind == "resource" || typ.kind == "data source" {
+			served[typ.name] = true
+		}
+	}
+	checked := 0
+	for _, typ := range types {
+		if typ.kind != "action" && typ.kind != "list resource" {
+			continue
+		}
+		checked++
+		t.Run(typ.name, func(t *testing.T) {
+			if typ.page == "" {
+				t.Fatalf("%s %s has no page under docs/: run scripts/docs.sh", typ.kind, typ.name)
+			}
+			text := readAll(t, filepath.Join("..", "..", typ.page), nil)
+			_, section, found := strings.Cut(text, olderCLIs)
+			if !found {
+				t.Fatalf("%s has no %q section", typ.page, olderCLIs)
+			}
+			section, _, _ = strings.Cut(section, "\n## ")
+			names := typeNameInProse.FindAllStringSubmatch(section, -1)
+			if len(names) == 0 {
+				t.Errorf("%s: the %q section names no resource or data source", typ.page, olderCLIs)
+			}
+			for _, m := range names {
+				if !served[m[1]] {
+					t.Errorf("%s: the %q section names %s, which the provider serves as no resource or data source", typ.page, olderCLIs, m[1])
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("the provider serves no action and no list resource")
+	}
+}
