@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
@@ -649,5 +651,43 @@ func TestDocsPagesSayWhatOlderCLIsUseInstead(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("the provider serves no action and no list resource")
+	}
+}
+
+// Each list resource's example (its page's Example Usage) is a query that Terraform runs:
+// `validate -query` and `query` against this test's apmsim with the demo seed, which has
+// objects of every type, print no warning and no error: every list block finds something.
+func TestAccDocs_listResourceExamples(t *testing.T) {
+	cli, version := needs(t, featureListResources)
+	for _, typ := range servedTypes(t) {
+		if typ.kind != "list resource" {
+			continue
+		}
+		t.Run(typ.name, func(t *testing.T) {
+			example := filepath.Join("..", "..", "examples", "list-resources", typ.name, "list-resource.tfquery.hcl")
+			query, err := os.ReadFile(example)
+			if err != nil {
+				t.Fatalf("%s has no example: %v", typ.name, err)
+			}
+			env, ca := newTLSAccEnv(t, apmsimtest.WithSeed(apmsim.SeedDemo))
+			dir := t.TempDir()
+			provider := fmt.Sprintf("provider \"apm\" {\n  endpoint    = %q\n  api_key     = %q\n  ca_cert_pem = %q\n  max_retries = 0\n}\n",
+				env.sim.URL, env.sim.AdminKey, ca)
+			for file, text := range map[string]string{"main.tf": provider, "example.tfquery.hcl": string(query)} {
+				if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, args := range [][]string{
+				{"init", "-input=false", "-no-color", "-backend=false", "-plugin-dir=" + t.TempDir()},
+				{"validate", "-no-color", "-query"},
+				{"query", "-no-color"},
+			} {
+				out, ok := runCLI(t, cli, dir, args...)
+				if diagnostic := warningOrError(out); !ok || diagnostic != "" {
+					t.Fatalf("%s: %s %s (%q):\n%s", version, strings.Join(args[:1], " "), map[bool]string{true: "succeeded", false: "failed"}[ok], diagnostic, redact(out, env.sim.AdminKey))
+				}
+			}
+		})
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
@@ -71,14 +73,14 @@ func TestAccOlderCLIs_servedWithoutWarnings(t *testing.T) {
 }
 
 // newTLSAccEnv is an acceptance environment whose apmsim serves HTTPS, and whose config
-// and its CA certificate (PEM) for the provider: over plain HTTP the provider rightly warns
+// with opts, and its CA certificate (PEM) for the provider: over plain HTTP the provider rightly warns
 // about the endpoint.
-func newTLSAccEnv(t *testing.T) (*accEnv, string) {
+func newTLSAccEnv(t *testing.T, opts ...func(*apmsim.Options)) (*accEnv, string) {
 	t.Helper()
 	if os.Getenv(envAccEndpoint) != "" {
 		t.Skipf("runs on apmsim only: it starts an HTTPS apmsim of its own (%s is set)", envAccEndpoint)
 	}
-	sim, ca := apmsimtest.StartTLS(t)
+	sim, ca := apmsimtest.StartTLS(t, opts...)
 	admin, err := apm.New(apm.Config{Endpoint: sim.URL, APIKey: sim.AdminKey, CACertPEM: ca, MaxRetries: 0})
 	if err != nil {
 		t.Fatalf("admin client: %v", err)
@@ -90,7 +92,18 @@ func newTLSAccEnv(t *testing.T) (*accEnv, string) {
 // after the box-drawing character of -no-color output or none).
 var cliDiagnostic = regexp.MustCompile(`(?m)^[│╷ ]*(Warning|Error):.*$`)
 
+// cliNotes are warnings of the CLI itself that say nothing about the provider: Terraform
+// 1.16's on init that the provider is reattached (TF_REATTACH_PROVIDERS, the test's way of
+// serving it), and `terraform query`'s that a list block found nothing.
+var cliNotes = []string{"Warning: Unmanaged providers are in effect", "Warning: list block(s)"}
+
 // warningOrError is the first warning or error the CLI printed, or "".
 func warningOrError(out string) string {
-	return strings.TrimSpace(cliDiagnostic.FindString(out))
+	for _, heading := range cliDiagnostic.FindAllString(out, -1) {
+		heading = strings.TrimSpace(strings.TrimLeft(heading, "│╷ "))
+		if !slices.ContainsFunc(cliNotes, func(note string) bool { return strings.HasPrefix(heading, note) }) {
+			return heading
+		}
+	}
+	return ""
 }
