@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Generates docs/ with tfplugindocs v0.25.0 (tools/ module), offline and reproducibly:
 #   1. builds the provider into a local plugin directory,
-#   2. gets its schema with `tofu providers schema -json` (OpenTofu 1.12.6 from .clis/; Terraform 1.5.7 as fallback),
-#      and adds the action schemas, which neither CLI reports (internal/actionschemas takes them from the provider),
+#   2. gets its schema with `terraform providers schema -json` from Terraform 1.16.4 (.clis/), the
+#      newest CLI the tests run, which reports every kind the provider serves: resources, data
+#      sources, functions, list resources (list_resource_schemas) and actions (action_schemas),
 #   3. runs `tfplugindocs generate --providers-schema`, so tfplugindocs neither builds nor downloads anything.
-# Before that it writes the lists of types in README.md and templates/index.md.tmpl from the provider's
-# registry (TestDocsListEveryServedType with APM_DOCS_UPDATE=1, between the "generated types" markers).
+#      Actions and list resources get their pages from templates/actions.md.tmpl and
+#      templates/list-resources.md.tmpl, with the examples under examples/actions/<type>/action.tf and
+#      examples/list-resources/<type>/list-resource.tfquery.hcl.
+# Before that it writes, between the "generated" markers, the lists of types in README.md and
+# templates/index.md.tmpl from the provider's registry (TestDocsListEveryServedType) and README.md's
+# support matrix from the acceptance tests' feature table (TestDocsSupportMatrixIsTheFeatureTable), both
+# run with APM_DOCS_UPDATE=1.
 # The schema is looked up under registry.terraform.io/hashicorp/apm, the address tfplugindocs expects; the
 # provider binary itself does not care under which address the CLI launches it.
 #
@@ -27,25 +33,23 @@ esac
 unset TF_CLI_CONFIG_FILE
 export CHECKPOINT_DISABLE=1
 
-# The CLI only extracts the schema. Prefer OpenTofu 1.12.6 so that every machine produces the same
-# docs; the installer is a no-op when it is already built.
-if [ ! -x .clis/tofu ] && [ ! -x .clis/terraform-1.5.7 ]; then
-  scripts/install-clis.sh tofu
-fi
-if [ -x .clis/tofu ]; then
-  cli="$repo/.clis/tofu"
-else
-  cli="$repo/.clis/terraform-1.5.7"
-  echo "docs: .clis/tofu is missing; using Terraform 1.5.7 for the schema" >&2
+# The CLI only extracts the schema. Only Terraform 1.14 and later report list resources and actions,
+# so there is no fallback to an older CLI: the docs would silently lose those pages. The installer
+# is a no-op when it is already built.
+cli="$repo/.clis/terraform-1.16.4"
+if [ ! -x "$cli" ]; then
+  scripts/install-clis.sh terraform-newest
 fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-# The lists of types come from the registry; they go into templates/ before tfplugindocs reads it.
-if ! APM_DOCS_UPDATE=1 go test ./internal/provider/ -run '^TestDocsListEveryServedType$' -count=1 >"$tmp/types.log" 2>&1; then
+# The lists of types come from the registry and the support matrix from the tests' feature table;
+# they go into README.md and templates/ before tfplugindocs reads it.
+if ! APM_DOCS_UPDATE=1 go test ./internal/provider/ -run '^(TestDocsListEveryServedType|TestDocsSupportMatrixIsTheFeatureTable)$' \
+  -count=1 >"$tmp/types.log" 2>&1; then
   cat "$tmp/types.log" >&2
-  echo "docs: could not write the lists of types" >&2
+  echo "docs: could not write the lists of types or the support matrix" >&2
   exit 1
 fi
 plugin_dir="$tmp/plugins/registry.terraform.io/hashicorp/apm/0.0.1/$(go env GOOS)_$(go env GOARCH)"
@@ -67,9 +71,8 @@ HCL
     cat "$tmp/init.log" >&2
     exit 1
   fi
-  "$cli" providers schema -json >"$tmp/cli-schema.json"
+  "$cli" providers schema -json >"$tmp/schema.json"
 )
-go run ./internal/actionschemas <"$tmp/cli-schema.json" >"$tmp/schema.json"
 
 (cd tools && go tool tfplugindocs generate \
   --provider-dir .. \

@@ -24,7 +24,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // testAccProtoV6ProviderFactories runs the provider in the test process; the CLI reattaches to it.
@@ -249,18 +248,12 @@ func runAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.
 	})
 }
 
-// runWriteOnlyAcc is runAcc for steps with write-only attributes, which came with
-// Terraform 1.11: older CLIs skip them, saying so (OpenTofu reports its own version, 1.11
-// or later where it supports them).
+// runWriteOnlyAcc is runAcc for steps with write-only attributes (Terraform 1.11,
+// OpenTofu 1.11): older CLIs skip them, saying so.
 func runWriteOnlyAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
 	t.Helper()
-	accTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		CheckDestroy:             checkDestroy,
-		Steps:                    steps,
-	})
+	needs(t, featureWriteOnly)
+	runAcc(t, checkDestroy, steps)
 }
 
 // engineType is what the tests need of any registered resource type: its name, and

@@ -2,6 +2,12 @@ package provider
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -18,7 +24,8 @@ type cliFeature struct {
 
 var (
 	featureFunctions     = cliFeature{name: "provider functions", terraform: "1.8", opentofu: "1.7"}
-	featureWriteOnly     = cliFeature{name: "write-only secrets and ephemeral variables", terraform: "1.11", opentofu: "1.11"}
+	featureEphemeralVars = cliFeature{name: "ephemeral input variables", terraform: "1.10", opentofu: "1.11"}
+	featureWriteOnly     = cliFeature{name: "write-only attributes (`password_wo`, `private_key_pem_wo`)", terraform: "1.11", opentofu: "1.11"}
 	featureForEachImport = cliFeature{name: "`import` blocks with `for_each`", terraform: "1.7", opentofu: "1.7"}
 	featureIdentity      = cliFeature{name: "resource identity, `import` by identity", terraform: "1.12", opentofu: "1.12"}
 	featureListResources = cliFeature{name: "list resources, `terraform query`", terraform: "1.14"}
@@ -30,7 +37,7 @@ var (
 
 // cliFeatures lists every feature above, in the order of README.md's matrix.
 var cliFeatures = []cliFeature{
-	featureFunctions, featureForEachImport, featureWriteOnly, featureIdentity,
+	featureFunctions, featureForEachImport, featureEphemeralVars, featureWriteOnly, featureIdentity,
 	featureListResources, featureProviderGen, featureActions, featureActionFailure, featureModuleImport,
 }
 
@@ -46,7 +53,7 @@ func (f cliFeature) since(version string) string {
 // has says whether the CLI named by version has the feature.
 func (f cliFeature) has(version string) bool {
 	first := f.since(version)
-	return first != "" && !below(version, first)
+	return first != "" && !cliBelow(version, first)
 }
 
 // missing is why a CLI lacks the feature, or "" when it has it.
@@ -55,15 +62,47 @@ func (f cliFeature) missing(version string) string {
 	switch {
 	case first == "":
 		return fmt.Sprintf("%s has no %s", cliName(version), f.name)
-	case below(version, first):
+	case cliBelow(version, first):
 		return fmt.Sprintf("%s is below minimum version %s for %s", version, first, f.name)
 	}
 	return ""
 }
 
+// cliRelease is the major.minor of a CLI's version ("Terraform v1.16.4") or of a feature's
+// first version ("1.14").
+var cliRelease = regexp.MustCompile(`(\d+)\.(\d+)`)
+
+// cliBelow reports whether the CLI of version is older than first ("1.14"). The table's
+// own comparison: the tests compare versions only through has, missing and needs.
+func cliBelow(version, first string) bool {
+	got, want := cliRelease.FindStringSubmatch(version), cliRelease.FindStringSubmatch(first)
+	if got == nil || want == nil {
+		return true
+	}
+	major, minor := atoi(got[1]), atoi(got[2])
+	wantMajor, wantMinor := atoi(want[1]), atoi(want[2])
+	return major < wantMajor || (major == wantMajor && minor < wantMinor)
+}
+
+func atoi(digits string) int {
+	n, _ := strconv.Atoi(digits) // digits only, matched by cliRelease
+	return n
+}
+
 func cliName(version string) string {
 	name, _, _ := strings.Cut(version, " ")
 	return name
+}
+
+// featureNamed is the feature whose name begins with the words of mark ("actions"), as the
+// docs' <!-- hcl: needs actions --> names it.
+func featureNamed(mark string) (cliFeature, bool) {
+	for _, f := range cliFeatures {
+		if f.name == mark || strings.HasPrefix(f.name, mark+" ") || strings.HasPrefix(f.name, mark+",") {
+			return f, true
+		}
+	}
+	return cliFeature{}, false
 }
 
 // needs skips an acceptance test whose CLI lacks one of features, naming the feature and
@@ -77,4 +116,165 @@ func needs(t *testing.T, features ...cliFeature) (cli, version string) {
 		}
 	}
 	return cli, version
+}
+
+// matrixCLIs are the CLIs of README.md's support matrix, as `<cli> version` names them:
+// those that `make test` runs (scripts/testacc.sh), Terraform 1.11 when it is on PATH.
+var matrixCLIs = []string{"OpenTofu v1.12.6", "Terraform v1.5.7", "Terraform v1.11.4", "Terraform v1.16.4"}
+
+// supportMatrix is README.md's table of the features by CLI, rendered from cliFeatures:
+// a cell says whether the CLI has the feature, and so whether the tests that need it run
+// there or skip.
+func supportMatrix() string {
+	var b strings.Builder
+	b.WriteString("| Feature |")
+	for _, cli := range matrixCLIs {
+		name, release := cliName(cli), cliRelease.FindString(cli)
+		fmt.Fprintf(&b, " %s %s |", name, release)
+	}
+	b.WriteString("\n| --- |" + strings.Repeat(" --- |", len(matrixCLIs)) + "\n")
+	for _, f := range cliFeatures {
+		fmt.Fprintf(&b, "| %s |", f.name)
+		for _, cli := range matrixCLIs {
+			fmt.Fprintf(&b, " %s |", f.cell(cli))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// cell is the matrix's cell of the feature for the CLI of version.
+func (f cliFeature) cell(version string) string {
+	switch first := f.since(version); {
+	case f.has(version):
+		return "yes"
+	case first == "":
+		return "no (none yet)"
+	default:
+		return "no (from " + first + ")"
+	}
+}
+
+// versionGate is a way of telling CLI versions apart outside the feature table: the
+// version packages, a version number parsed with a regexp or Sscanf, a comparison of a
+// major or minor version, or a test of the CLI's name.
+var versionPackages = map[string]bool{
+	"github.com/hashicorp/terraform-plugin-testing/tfversion": true,
+	"github.com/hashicorp/go-version":                         true,
+	"golang.org/x/mod/semver":                                 true,
+}
+
+var versionPattern = regexp.MustCompile(`%d\.%d|\(\\d\+\)\\\.\(\\d\+\)`)
+
+// versionGates are the places of a test file that tell CLI versions apart by themselves.
+func versionGates(fset *token.FileSet, file *ast.File) []string {
+	var out []string
+	lines := map[int]bool{} // one gate a line: a comparison of major and minor is one gate
+	at := func(n ast.Node, what string) {
+		if pos := fset.Position(n.Pos()); !lines[pos.Line] {
+			lines[pos.Line] = true
+			out = append(out, fmt.Sprintf("%s: %s", pos, what))
+		}
+	}
+	for _, imp := range file.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); versionPackages[path] {
+			at(imp, "imports "+path)
+		}
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if text, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING && versionPattern.MatchString(text) {
+				at(n, "parses a version number "+n.Value)
+			}
+		case *ast.BinaryExpr:
+			for _, side := range []ast.Expr{n.X, n.Y} {
+				if id, ok := side.(*ast.Ident); ok && (id.Name == "major" || id.Name == "minor") {
+					at(n, "compares a version's "+id.Name)
+					return true
+				}
+			}
+		case *ast.CallExpr:
+			for _, arg := range n.Args {
+				if lit, ok := arg.(*ast.BasicLit); ok && (lit.Value == `"OpenTofu"` || lit.Value == `"Terraform"`) {
+					at(n, "tells the CLI by its name "+lit.Value)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// Every version gate of the acceptance tests goes through the table above (needs, has),
+// so that README.md's matrix says what the tests prove on each CLI: no other test file
+// compares versions or tells the CLIs apart by itself.
+func TestVersionGatesGoThroughTheFeatureTable(t *testing.T) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	for _, name := range files {
+		if name == "cli_features_test.go" {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, gate := range versionGates(fset, file) {
+			t.Errorf("%s: gate it on a feature of cli_features_test.go instead (needs, or cliFeature.has)", gate)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no test file found beside cli_features_test.go")
+	}
+}
+
+// The check finds each kind of gate it looks for, so that it can fail.
+func TestVersionGatesFindsEachKind(t *testing.T) {
+	for name, src := range map[string]string{
+		"tfversion": `package p; import "github.com/hashicorp/terraform-plugin-testing/tfversion"; var _ = tfversion.SkipBelow`,
+		"sscanf":    `package p; import "fmt"; func f(v string) { var a, b int; fmt.Sscanf(v, "v%d.%d", &a, &b) }`,
+		"regexp":    "package p; import \"regexp\"; var r = regexp.MustCompile(`v(\\d+)\\.(\\d+)`)",
+		"minor":     `package p; func f(major, minor int) bool { return minor >= 14 }`,
+		"name":      `package p; import "strings"; func f(v string) bool { return strings.HasPrefix(v, "OpenTofu") }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, name+".go", src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gates := versionGates(fset, file); len(gates) != 1 {
+				t.Errorf("found %d gates in %s, want 1: %v", len(gates), src, gates)
+			}
+		})
+	}
+}
+
+// The table's comparison and cells, on the CLIs of the matrix.
+func TestCLIFeatureCells(t *testing.T) {
+	for _, c := range []struct {
+		feature cliFeature
+		version string
+		want    string
+	}{
+		{featureActions, "Terraform v1.16.4", "yes"},
+		{featureActions, "Terraform v1.14.0", "yes"},
+		{featureActions, "Terraform v1.11.4", "no (from 1.14)"},
+		{featureActions, "OpenTofu v1.12.6", "no (none yet)"},
+		{featureFunctions, "OpenTofu v1.12.6", "yes"},
+		{featureFunctions, "Terraform v1.5.7", "no (from 1.8)"},
+		{featureEphemeralVars, "Terraform v1.10.0", "yes"},
+		{featureEphemeralVars, "OpenTofu v1.10.0", "no (from 1.11)"},
+		{featureIdentity, "Terraform v2.0.0", "yes"},
+	} {
+		if got := c.feature.cell(c.version); got != c.want {
+			t.Errorf("%s on %s: %q, want %q", c.feature.name, c.version, got, c.want)
+		}
+	}
 }

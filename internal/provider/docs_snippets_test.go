@@ -37,9 +37,10 @@ import (
 //	                                validated only
 //	<!-- hcl: fragment -->          part of a configuration (it refers to variables or
 //	                                resources it does not declare): parsed only
-//	<!-- hcl: needs-terraform V REASON -->  a complete configuration that needs Terraform V
-//	                                or later (actions: 1.14, which OpenTofu lacks): validated
-//	                                on such a CLI, parsed only on the others; never applied
+//	<!-- hcl: needs FEATURE -->     a complete configuration that needs a feature of the CLI
+//	                                (the first words of its name in cli_features_test.go,
+//	                                such as "actions"): validated on a CLI that has it,
+//	                                parsed only on the others; never applied
 //
 // A block that is the text of a file under examples/ (a page's {{ tffile }}) is parsed
 // only: its directory is the configuration, which scripts/validate-examples.sh validates
@@ -52,7 +53,7 @@ import (
 // snippet is one fenced HCL block of the docs.
 type snippet struct {
 	where  string // file:line of its opening fence
-	mode   string // "", "no-apply", "fragment" or "needs-terraform"
+	mode   string // "", "no-apply", "fragment", "example" or "needs"
 	reason string
 	text   string
 }
@@ -147,23 +148,24 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 	for _, s := range snippets {
 		// The CLIs here have no action blocks: the blocks that need them are held to the
 		// actions' schemas instead.
-		if s.mode == "needs-terraform" {
+		if s.mode == "needs" {
 			actionBlocks += len(checkActionBlocks(t, s.where, s.text, actions))
 		}
+		_, known := featureNamed(s.reason)
 		switch {
-		case s.mode != "" && s.mode != "no-apply" && s.mode != "fragment" && s.mode != "example" && s.mode != "needs-terraform":
-			t.Errorf("%s: unknown mark hcl: %s (want no-apply REASON, needs-terraform VERSION REASON or fragment)", s.where, s.mode)
+		case s.mode != "" && s.mode != "no-apply" && s.mode != "fragment" && s.mode != "example" && s.mode != "needs":
+			t.Errorf("%s: unknown mark hcl: %s (want no-apply REASON, needs FEATURE or fragment)", s.where, s.mode)
 		case s.mode == "no-apply" && s.reason == "":
 			t.Errorf("%s: hcl: no-apply needs its reason", s.where)
-		case s.mode == "needs-terraform" && !regexp.MustCompile(`^\d+\.\d+ \S`).MatchString(s.reason):
-			t.Errorf("%s: hcl: needs-terraform takes a version and a reason, such as 1.14 actions", s.where)
+		case s.mode == "needs" && !known:
+			t.Errorf("%s: hcl: needs %q names no feature of cli_features_test.go, such as actions", s.where, s.reason)
 		}
 		if _, diags := hclparse.NewParser().ParseHCL([]byte(s.text), s.where); diags.HasErrors() {
 			t.Errorf("%s: does not parse: %v", s.where, diags)
 		}
 	}
 	if len(actions) > 0 && actionBlocks == 0 {
-		t.Error("no block marked needs-terraform declares an action: the day-two guide's actions went unchecked")
+		t.Error("no block marked needs declares an action: the day-two guide's actions went unchecked")
 	}
 }
 
@@ -172,13 +174,11 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 // are destroyed. Write-only attributes and ephemeral variables in the docs need Terraform
 // 1.11 or OpenTofu: older CLIs skip, saying so.
 func TestAccDocs_hclSnippets(t *testing.T) {
-	cli, v := accCLI(t)
-	if !writeOnlyCLI(v) {
-		t.Skipf("%s is below minimum version 1.11.0: the docs use write-only attributes and ephemeral variables", v)
-	}
+	// The docs use write-only attributes and ephemeral variables.
+	cli, v := needs(t, featureWriteOnly)
 	var complete []snippet
 	for _, s := range docSnippets(t) {
-		if s.mode == "" || s.mode == "no-apply" || (s.mode == "needs-terraform" && terraformAtLeast(v, s.reason)) {
+		if s.mode == "" || s.mode == "no-apply" || (s.mode == "needs" && hasNamedFeature(v, s.reason)) {
 			complete = append(complete, s)
 		}
 	}
@@ -260,8 +260,8 @@ func withoutProviderSettings(t *testing.T, s snippet) string {
 	return string(f.Bytes())
 }
 
-// terraformAtLeast says whether version (the first line of `<cli> version`) is Terraform
-// at the version that begins mark ("1.14 actions").
-func terraformAtLeast(version, mark string) bool {
-	return strings.HasPrefix(version, "Terraform") && !below(version, strings.Fields(mark)[0])
+// hasNamedFeature says whether the CLI of version has the feature that mark names.
+func hasNamedFeature(version, mark string) bool {
+	f, ok := featureNamed(mark)
+	return ok && f.has(version)
 }

@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
@@ -182,34 +184,66 @@ func frontPageTypes(types []docType) string {
 
 func TestDocsListEveryServedType(t *testing.T) {
 	types := servedTypes(t)
-	for file, body := range map[string]string{
-		"README.md":               readmeTypes(types),
-		"templates/index.md.tmpl": frontPageTypes(types),
-	} {
-		path := filepath.Join("..", "..", file)
-		data, err := os.ReadFile(path)
-		if err != nil {
+	writeGenerated(t, "README.md", typesBegin, typesEnd, readmeTypes(types), "the list of types")
+	writeGenerated(t, "templates/index.md.tmpl", typesBegin, typesEnd, frontPageTypes(types), "the list of types")
+}
+
+// README.md's support matrix is rendered from the acceptance tests' feature table, between
+// these markers, so it says on which CLI the tests run each feature.
+const (
+	matrixBegin = "<!-- BEGIN generated support matrix: scripts/docs.sh writes it from internal/provider/cli_features_test.go; do not edit -->"
+	matrixEnd   = "<!-- END generated support matrix -->"
+)
+
+func TestDocsSupportMatrixIsTheFeatureTable(t *testing.T) {
+	writeGenerated(t, "README.md", matrixBegin, matrixEnd, supportMatrix(), "the support matrix")
+}
+
+// writeGenerated holds the text of file (relative to the repository) between begin and end
+// to body: with APM_DOCS_UPDATE=1 it writes body there, otherwise it fails naming the
+// lines that differ.
+func writeGenerated(t *testing.T, file, begin, end, body, what string) {
+	t.Helper()
+	path := filepath.Join("..", "..", file)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	from, to := strings.Index(text, begin), strings.Index(text, end)
+	if from < 0 || to < from {
+		t.Errorf("%s: no %q ... %q section", file, begin, end)
+		return
+	}
+	current := text[from+len(begin)+1 : to]
+	if current == body {
+		return
+	}
+	if os.Getenv("APM_DOCS_UPDATE") == "1" {
+		if err := os.WriteFile(path, []byte(text[:from+len(begin)+1]+body+text[to:]), 0o644); err != nil { //nolint:gosec // a tracked text file
 			t.Fatal(err)
 		}
-		text := string(data)
-		begin, end := strings.Index(text, typesBegin), strings.Index(text, typesEnd)
-		if begin < 0 || end < begin {
-			t.Errorf("%s: no %q ... %q section", file, typesBegin, typesEnd)
-			continue
-		}
-		current := text[begin+len(typesBegin)+1 : end]
-		if current == body {
-			continue
-		}
-		if os.Getenv("APM_DOCS_UPDATE") == "1" {
-			if err := os.WriteFile(path, []byte(text[:begin+len(typesBegin)+1]+body+text[end:]), 0o644); err != nil { //nolint:gosec // a tracked text file
-				t.Fatal(err)
-			}
-			t.Logf("%s: wrote the list of %d types", file, len(types))
-			continue
-		}
-		t.Errorf("%s: the list of types is out of date; run scripts/docs.sh. Want:\n%s", file, body)
+		t.Logf("%s: wrote %s", file, what)
+		return
 	}
+	t.Errorf("%s: %s is out of date; run scripts/docs.sh. It differs:\n%s", file, what, lineDiff(current, body))
+}
+
+// lineDiff names the lines of got that want lacks (-) and those of want that got lacks (+).
+func lineDiff(got, want string) string {
+	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	for _, l := range gotLines {
+		if !slices.Contains(wantLines, l) {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	for _, l := range wantLines {
+		if !slices.Contains(gotLines, l) {
+			fmt.Fprintf(&b, "+ %s\n", l)
+		}
+	}
+	return b.String()
 }
 
 // stated is the default a description states: "Defaults to `X`." gives X, with ok false
@@ -570,5 +604,91 @@ func TestDocsProseStatesTheProvidersDefaults(t *testing.T) {
 	}
 	if found == 0 {
 		t.Fatal("no default of a provider setting found in the prose: the pattern no longer matches the docs")
+	}
+}
+
+// olderCLIs is the heading of the section of an action's or list resource's page that says
+// what to use on a CLI without them.
+const olderCLIs = "## On OpenTofu and Terraform before 1.14"
+
+var typeNameInProse = regexp.MustCompile("`(apm_[a-z_]+)`")
+
+// Each action's and list resource's page says what OpenTofu and older Terraform use
+// instead, naming resources or data sources that the provider serves.
+func TestDocsPagesSayWhatOlderCLIsUseInstead(t *testing.T) {
+	types := servedTypes(t)
+	served := map[string]bool{}
+	for _, typ := range types {
+		if typ.kind == "resource" || typ.kind == "data source" {
+			served[typ.name] = true
+		}
+	}
+	checked := 0
+	for _, typ := range types {
+		if typ.kind != "action" && typ.kind != "list resource" {
+			continue
+		}
+		checked++
+		t.Run(typ.name, func(t *testing.T) {
+			if typ.page == "" {
+				t.Fatalf("%s %s has no page under docs/: run scripts/docs.sh", typ.kind, typ.name)
+			}
+			text := readAll(t, filepath.Join("..", "..", typ.page), nil)
+			_, section, found := strings.Cut(text, olderCLIs)
+			if !found {
+				t.Fatalf("%s has no %q section", typ.page, olderCLIs)
+			}
+			section, _, _ = strings.Cut(section, "\n## ")
+			names := typeNameInProse.FindAllStringSubmatch(section, -1)
+			if len(names) == 0 {
+				t.Errorf("%s: the %q section names no resource or data source", typ.page, olderCLIs)
+			}
+			for _, m := range names {
+				if !served[m[1]] {
+					t.Errorf("%s: the %q section names %s, which the provider serves as no resource or data source", typ.page, olderCLIs, m[1])
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("the provider serves no action and no list resource")
+	}
+}
+
+// Each list resource's example (its page's Example Usage) is a query that Terraform runs:
+// `validate -query` and `query` against this test's apmsim with the demo seed, which has
+// objects of every type, print no warning and no error: every list block finds something.
+func TestAccDocs_listResourceExamples(t *testing.T) {
+	cli, version := needs(t, featureListResources)
+	for _, typ := range servedTypes(t) {
+		if typ.kind != "list resource" {
+			continue
+		}
+		t.Run(typ.name, func(t *testing.T) {
+			example := filepath.Join("..", "..", "examples", "list-resources", typ.name, "list-resource.tfquery.hcl")
+			query, err := os.ReadFile(example)
+			if err != nil {
+				t.Fatalf("%s has no example: %v", typ.name, err)
+			}
+			env, ca := newTLSAccEnv(t, apmsimtest.WithSeed(apmsim.SeedDemo))
+			dir := t.TempDir()
+			provider := fmt.Sprintf("provider \"apm\" {\n  endpoint    = %q\n  api_key     = %q\n  ca_cert_pem = %q\n  max_retries = 0\n}\n",
+				env.sim.URL, env.sim.AdminKey, ca)
+			for file, text := range map[string]string{"main.tf": provider, "example.tfquery.hcl": string(query)} {
+				if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, args := range [][]string{
+				{"init", "-input=false", "-no-color", "-backend=false", "-plugin-dir=" + t.TempDir()},
+				{"validate", "-no-color", "-query"},
+				{"query", "-no-color"},
+			} {
+				out, ok := runCLI(t, cli, dir, args...)
+				if diagnostic := warningOrError(out); !ok || diagnostic != "" {
+					t.Fatalf("%s: %s %s (%q):\n%s", version, strings.Join(args[:1], " "), map[bool]string{true: "succeeded", false: "failed"}[ok], diagnostic, redact(out, env.sim.AdminKey))
+				}
+			}
+		})
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
@@ -71,6 +70,7 @@ func TestFunctionsCoverEveryCompositeID(t *testing.T) {
 // joins them back, on a real CLI; an ID of another form and an empty piece are errors
 // that give the form and the example.
 func TestAccFunctions_parseAndBuildEveryID(t *testing.T) {
+	needs(t, featureFunctions)
 	forms := idForms(t)
 	var hcl strings.Builder
 	var checks []statecheck.StateCheck
@@ -92,7 +92,6 @@ func TestAccFunctions_parseAndBuildEveryID(t *testing.T) {
 	server := forms["server"]
 	accTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
 		Steps: []resource.TestStep{
 			{Config: hcl.String(), ConfigStateChecks: checks},
 			{

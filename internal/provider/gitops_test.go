@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,8 +204,8 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	// The guide's way to give the key from Terraform keeps it out of the saved plan; the
 	// sensitive variable it warns against does not.
 	t.Run("key variable", func(t *testing.T) {
-		if !supportsEphemeralVariables(version) {
-			t.Skipf("%s has no ephemeral variables (Terraform 1.10, OpenTofu 1.11)", version)
+		if why := featureEphemeralVars.missing(version); why != "" {
+			t.Skip(why)
 		}
 		ephemeral := guideKeyVariable(t, w.root)
 		for _, tc := range []struct {
@@ -254,19 +253,4 @@ func guideKeyVariable(t *testing.T, root string) string {
 	}
 	t.Fatal("the guide has no configuration with an ephemeral variable")
 	return ""
-}
-
-// supportsEphemeralVariables reports whether a CLI ("OpenTofu v1.12.6", "Terraform v1.5.7")
-// has ephemeral variables: Terraform 1.10 and OpenTofu 1.11 brought them.
-func supportsEphemeralVariables(version string) bool {
-	var name string
-	var major, minor int
-	if _, err := fmt.Sscanf(version, "%s v%d.%d", &name, &major, &minor); err != nil {
-		return false
-	}
-	since := 10
-	if name == "OpenTofu" {
-		since = 11
-	}
-	return major > 1 || major == 1 && minor >= since
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -210,6 +209,7 @@ func TestAccResourceIdentity(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
+			needs(t, featureIdentity)
 			env := newAccEnv(t)
 			cfg := c.config(env)
 			want := c.identity(env)
@@ -222,7 +222,6 @@ func TestAccResourceIdentity(t *testing.T) {
 			released.Store(true)
 			accTest(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 				ProtoV6ProviderFactories: identityUntilUpgraded(&released),
 				CheckDestroy:             env.checkAllGone,
 				Steps: []resource.TestStep{
