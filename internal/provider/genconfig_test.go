@@ -232,7 +232,7 @@ func TestAccGeneratedConfig(t *testing.T) {
 // the blocks of the types that have one, the generated file plans the import of every
 // object it names and nothing else, the apply imports them, and the plan after it is empty.
 func TestAccGeneratedConfig_query(t *testing.T) {
-	cli, _ := needs(t, featureListResources, featureProviderGen)
+	cli, _ := needs(t, featureListResources, featureQueryGenConfig)
 	env := newAccEnv(t)
 	env.needsSim("imports every object of the manager, of which a shared one holds more than the test's")
 	p := env.arrangeAdoptable()
