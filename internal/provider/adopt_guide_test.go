@@ -237,14 +237,6 @@ func newAdoptionGuide(t *testing.T, features ...cliFeature) *adoptionGuide {
 	return g
 }
 
-// below reports whether the CLI of version (the first line of `<cli> version`) is older
-// than minimum ("1.12").
-func below(version, minimum string) bool {
-	major, minor := cliVersion(version)
-	wantMajor, wantMinor := cliVersion("v" + minimum)
-	return major < wantMajor || (major == wantMajor && minor < wantMinor)
-}
-
 // write writes a snippet of HCL as a file of the guide's directory. The provider's
 // source is the acceptance tests' address, which the CLI reattaches to this test's
 // provider: the guide's "apmplatform/apm" is in no registry the test can reach.

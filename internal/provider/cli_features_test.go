@@ -33,12 +33,17 @@ var (
 	featureActions        = cliFeature{name: "actions (`action_trigger`, `-invoke`)", terraform: "1.14"}
 	featureActionFailure  = cliFeature{name: "action `on_failure` modes", terraform: "1.16"}
 	featureModuleImport   = cliFeature{name: "`import` blocks inside modules", terraform: "1.16"}
+	// Generated configuration quotes map keys that are not identifiers (the ids of WAS
+	// servers in apm_web_workers): hashicorp/terraform#35837; not OpenTofu
+	// (opentofu/opentofu#3978).
+	featureQuotedMapKeys = cliFeature{name: "generated configuration quotes map keys that are not identifiers", terraform: "1.10"}
 )
 
 // cliFeatures lists every feature above, in the order of README.md's matrix.
 var cliFeatures = []cliFeature{
 	featureFunctions, featureForEachImport, featureEphemeralVars, featureWriteOnly, featureIdentity,
 	featureListResources, featureQueryGenConfig, featureActions, featureActionFailure, featureModuleImport,
+	featureQuotedMapKeys,
 }
 
 // since is the first version of the CLI named by version ("OpenTofu v1.12.6",

@@ -321,18 +321,6 @@ func withSecretsAdded(t *testing.T, generated string, p adoptable) (string, map[
 // takes write-only attributes.
 func writeOnlyCLI(version string) bool { return featureWriteOnly.has(version) }
 
-// cliVersion is the major and minor version of the first line of `<cli> version` (0, 0
-// when it has none).
-func cliVersion(version string) (major, minor int) {
-	m := regexp.MustCompile(`v(\d+)\.(\d+)`).FindStringSubmatch(version)
-	if m == nil {
-		return 0, 0
-	}
-	major, _ = strconv.Atoi(m[1])
-	minor, _ = strconv.Atoi(m[2])
-	return major, minor
-}
-
 // importKind is how an import block names its object: the argument it gives, for the
 // object of the import ID id.
 type importKind func(t *testing.T, env *accEnv, typeName, id string) string
@@ -460,16 +448,8 @@ func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c ado
 }
 
 // quotesMapKeys reports whether the CLI of version quotes the keys of a generated map
-// attribute that are not identifiers (the ids of WAS servers in apm_web_workers):
-// Terraform from 1.10 (hashicorp/terraform#35837); not OpenTofu 1.12
-// (opentofu/opentofu#3978) nor Terraform 1.5.
-func quotesMapKeys(version string) bool {
-	if strings.HasPrefix(version, "OpenTofu") {
-		return false
-	}
-	major, minor := cliVersion(version)
-	return major > 1 || (major == 1 && minor >= 10)
-}
+// attribute that are not identifiers (the ids of WAS servers in apm_web_workers).
+func quotesMapKeys(version string) bool { return featureQuotedMapKeys.has(version) }
 
 // unquotedMapKey is a map key of generated HCL that is not an identifier, written without
 // quotes: hclwrite formats SYS-0001/app-01/was-1 as SYS-0001 / app-01 / was-1.
