@@ -1,0 +1,64 @@
+package apmsim
+
+import "net/http"
+
+type serverActionBody struct {
+	Action string `json:"action"`
+	Force  bool   `json:"force"`
+}
+
+func (a serversArea) action(k *serverKindSpec) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var body serverActionBody
+		if err := decodeBody(r, &body); err != nil {
+			writeErr(w, err)
+			return
+		}
+		switch body.Action {
+		case "start", "stop":
+		case "":
+			writeErr(w, badRequest("action is required"))
+			return
+		default:
+			writeErr(w, badRequest("Invalid action: %s (allowed: start, stop)", body.Action))
+			return
+		}
+		force := k.takesForce && body.Force && body.Action == "stop"
+		a.change(w, r, k, func(wd *world, sv *simServer) error {
+			if err := a.move(sv, body.Action, force); err != nil {
+				return err
+			}
+			severity, what := "INFO", "started on"
+			if body.Action == "stop" {
+				severity, what = "WARNING", "stopped on"
+			}
+			a.announce(wd, k, sv, severity, what)
+			return nil
+		})
+	}
+}
+
+// move applies a start or stop to sv, or refuses it for the server's current status. A
+// forced stop (WAS) also interrupts a start and skips the stopping phase.
+func (a serversArea) move(sv *simServer, action string, force bool) error {
+	now := a.s.now().UTC()
+	cur := sv.statusAt(now)
+	target, busy := srvRunning, srvStopping
+	if action == "stop" {
+		target, busy = srvStopped, srvStarting
+	}
+	switch {
+	case cur == target || sv.Target == target:
+		return serverRefused("Server %s is already %s", sv.ServerID, cur)
+	case cur == busy && !force:
+		return serverRefused("Server %s is %s; try again when it is %s", sv.ServerID, cur, sv.Target)
+	}
+	sv.Target = target
+	sv.TransitionEnd = now.Add(a.s.transitionDelay)
+	if force {
+		sv.TransitionEnd = now
+	}
+	return nil
+}
+
+// ---- hooks ----
