@@ -132,3 +132,11 @@ func explainTransport(err error) string {
 			"), the network path to the manager, and the TLS settings ca_cert_pem (or " + EnvCACertPEM + ") and insecure_skip_verify."
 	}
 }
+
+// managerOutOfReach reports whether err says that the manager could not be reached or
+// could not handle a request (no usable answer, or a 5xx), rather than that it refused
+// one: an object that a write made before is still there, whatever its state.
+func managerOutOfReach(err error) bool {
+	var te *apm.TransportError
+	return errors.As(err, &te) || apm.IsServerFailure(err)
+}

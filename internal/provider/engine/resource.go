@@ -277,8 +277,15 @@ func (r *Resource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Obj
 		defer cancel()
 	}
 	settleErr := r.Type.Settle(ctx, m, plan)
-	if settleErr != nil && errors.Is(ctx.Err(), context.Canceled) {
-		return r.interruptedSettle(ctx, m, typ, plan, state, op, diags)
+	switch {
+	case settleErr != nil && errors.Is(ctx.Err(), context.Canceled):
+		return r.unfinishedSettle(ctx, m, typ, plan, state, "Interrupted while waiting for "+r.Type.Describe(plan),
+			fmt.Sprintf("The %s went through, but the run was interrupted before the manager reported the declared state.", op), diags)
+	case settleErr != nil && op == "create" && managerOutOfReach(settleErr):
+		// An error here would taint an object the manager has, and the next apply would
+		// replace it: uninstall and reinstall a healthy server after an outage.
+		return r.unfinishedSettle(ctx, m, typ, plan, state, "Lost the manager while waiting for "+r.Type.Describe(plan),
+			fmt.Sprintf("The create went through, but then the manager could not be reached or could not answer: %v.", settleErr), diags)
 	}
 	if settleErr != nil {
 		if bound, ok := wctx.Value(boundKey{}).(time.Duration); ok && errors.As(settleErr, new(*apm.TimeoutError)) {
@@ -299,15 +306,14 @@ func (r *Resource[T, C]) settled(ctx, wctx context.Context, m C, typ tftypes.Obj
 	return r.settledAsPlanned(typ, state, plan)
 }
 
-// interruptedSettle records an object whose write went through but whose wait was
-// interrupted (Ctrl-C): as planned in what the settle was to bring about, so that the CLI
-// neither reports an inconsistent result nor taints an object that exists, and with a
-// warning. The next refresh reads what the manager has, and the next apply only finishes
-// the settle (starts the server) instead of replacing the object.
-func (r *Resource[T, C]) interruptedSettle(ctx context.Context, m C, typ tftypes.Object, plan Attrs, state tftypes.Value, op string, diags *diag.Diagnostics) tftypes.Value {
-	diags.AddWarning("Interrupted while waiting for "+r.Type.Describe(plan),
-		fmt.Sprintf("The %s went through, but the run was interrupted before the manager reported the declared state. "+
-			"The next plan shows what the manager has, and the next apply finishes the change without replacing the object.", op))
+// unfinishedSettle records an object whose write went through but whose wait did not
+// end (the run was interrupted, or the manager went out of reach): as planned in what the
+// settle was to bring about, so that the CLI neither reports an inconsistent result nor
+// taints an object that exists, and with a warning (summary, and what happened). The next
+// refresh reads what the manager has, and the next apply only finishes the settle (starts
+// the server) instead of replacing the object.
+func (r *Resource[T, C]) unfinishedSettle(ctx context.Context, m C, typ tftypes.Object, plan Attrs, state tftypes.Value, summary, what string, diags *diag.Diagnostics) tftypes.Value {
+	diags.AddWarning(summary, what+" The next plan shows what the manager has, and the next apply finishes the change without replacing the object.")
 	rctx, cancel := finishing(ctx, deleteCallBound)
 	defer cancel()
 	if obj, err := r.Type.Read(rctx, m, plan); err == nil {

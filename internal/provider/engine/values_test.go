@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -158,5 +159,50 @@ func TestInterruptedSettleRecordsTheObjectWithoutError(t *testing.T) {
 	}
 	if diags.HasError() || diags.WarningsCount() != 1 {
 		t.Errorf("want one warning and no error (an error taints the object), got %v", diags)
+	}
+}
+
+// A manager lost during the wait after a create (a transport failure, a 5xx) records the
+// object untainted with a warning, as an interrupted wait does: an error would taint it,
+// and the next apply would uninstall and reinstall a healthy server. A refusal, a timeout
+// or a failure of an update stays an error.
+func TestSettleAfterCreateSurvivesALostManager(t *testing.T) {
+	type thing struct{ Status string }
+	lost := &apm.TransportError{Method: "GET", Path: "/thing", Attempts: 5, Err: errors.New("connection refused")}
+	refused := apm.NewConflict("Server is busy")
+	for _, tc := range []struct {
+		name      string
+		op        string
+		settleErr error
+		tainted   bool
+	}{
+		{"connection failed", "create", fmt.Errorf("waiting for thing to be running: %w", lost), false},
+		{"update, connection failed", "update", lost, true},
+		{"refused", "create", refused, true},
+		{"timed out", "create", &apm.TimeoutError{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Resource[thing, struct{}]{Type: &ResourceType[thing, struct{}]{
+				Name:     "thing",
+				Fields:   []Field[thing]{StringField("state", "", func(x *thing) string { return x.Status }).OptionalInput().AppliedBySettle()},
+				Describe: func(Attrs) string { return "thing" },
+				Settle:   func(context.Context, struct{}, Attrs) error { return tc.settleErr },
+				Read:     func(context.Context, struct{}, Attrs) (*thing, error) { return nil, lost },
+			}}
+			typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"state": tftypes.String}}
+			before := tftypes.NewValue(typ, map[string]tftypes.Value{"state": str("stopped")})
+			var diags diag.Diagnostics
+			got := r.settled(context.Background(), context.Background(), struct{}{}, typ, Attrs{"state": str("running")}, before, tc.op, &diags)
+			if diags.HasError() != tc.tainted {
+				t.Fatalf("error %v, want %v: %v", diags.HasError(), tc.tainted, diags)
+			}
+			if tc.tainted {
+				return
+			}
+			a, err := AttrsOf(got)
+			if err != nil || a.Str("state") != "running" || diags.WarningsCount() != 1 || !strings.Contains(fmt.Sprint(diags), "connection refused") {
+				t.Errorf("recorded %v (%v) with %v; want the planned state and one warning naming the failure", got, err, diags)
+			}
+		})
 	}
 }
