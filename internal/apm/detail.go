@@ -3,7 +3,6 @@ package apm
 import (
 	"context"
 	"fmt"
-	"net/http"
 )
 
 // An object's detail is taken as that object only when it names it: the field that
@@ -28,22 +27,20 @@ func getDetail[W, T any](ctx context.Context, c *Client, id identifiedBy[W], con
 // getDetailAt is getDetail at an already built path.
 func getDetailAt[W, T any](ctx context.Context, c *Client, path, name string, id identifiedBy[W], conv func(W) T) (*T, error) {
 	var w W
-	if err := c.get(ctx, path, nil, &w, about(name)); err != nil {
+	identify := func(cl *call) { cl.identify = func() (string, string) { return id(w) } }
+	if err := c.get(ctx, path, nil, &w, about(name), identify); err != nil {
 		return nil, err
-	}
-	if field, got := id(w); got != name {
-		return nil, notTheObject(path, field, name, got)
 	}
 	out := conv(w)
 	return &out, nil
 }
 
 // notTheObject is the error for a detail that does not name the object asked for.
-func notTheObject(path, field, asked, got string) *Error {
+func notTheObject(method, path string, status int, field, asked, got string) *Error {
 	what := fmt.Sprintf("it names no %s", field)
 	if got != "" {
 		what = fmt.Sprintf("its %s is %q", field, shorten(got))
 	}
-	return invalidResponse(http.MethodGet, path, http.StatusOK, fmt.Sprintf(
+	return invalidResponse(method, path, status, fmt.Sprintf(
 		"the answer is not the detail of %q asked for: %s. Check that the endpoint, including its path prefix, reaches the manager and no proxy or portal in between", asked, what))
 }

@@ -74,6 +74,9 @@ type call struct {
 	payload []byte // JSON body; nil for none
 	out     any    // where a 2xx body is decoded; nil for writes
 	subject string // the object asked about; "" for none (see about)
+	// identify reads, from the decoded answer, the field that names the object it is and
+	// its value; nil when the answer is no detail (see getDetail).
+	identify func() (field, value string)
 }
 
 // requestOption adjusts one call.
@@ -260,6 +263,11 @@ func (c *Client) interpret(cl *call, resp *http.Response, data []byte) outcome {
 	}
 	if err := json.Unmarshal(data, cl.out); err != nil {
 		return outcome{err: invalidResponse(cl.method, cl.path, resp.StatusCode, "cannot decode the body: "+r.String(err.Error()))}
+	}
+	if cl.identify != nil {
+		if field, got := cl.identify(); got != cl.subject {
+			return outcome{err: notTheObject(cl.method, cl.path, resp.StatusCode, field, cl.subject, r.message(got))}
+		}
 	}
 	return outcome{}
 }
