@@ -44,22 +44,14 @@ type listRig struct {
 
 func newListRig(t *testing.T, env *accEnv) *listRig {
 	t.Helper()
-	ctx := context.Background()
 	server := NewProtocol6Server("test")()
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := server.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	schemas, ids := schemasOf(t, server)
 	r := &listRig{t: t, server: server, schemas: schemas, ids: ids}
 	config := r.object(schemas.Provider, map[string]tftypes.Value{
 		"endpoint": tftypes.NewValue(tftypes.String, env.sim.URL), "api_key": tftypes.NewValue(tftypes.String, env.sim.AdminKey),
 		"max_retries": tftypes.NewValue(tftypes.Number, 0),
 	})
-	resp, err := server.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: config})
+	resp, err := server.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: config})
 	if err != nil || diagErrors(resp.Diagnostics) != "" {
 		t.Fatalf("configure: %v %s", err, diagErrors(resp.Diagnostics))
 	}
@@ -346,16 +338,7 @@ func TestAccListResources_queryEveryType(t *testing.T) {
 // the same names.
 func platformObjects(t *testing.T) map[string][]queriedObject {
 	t.Helper()
-	ctx := context.Background()
-	server := protocolServer(t)
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := server.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	schemas, ids := schemasOf(t, protocolServer(t))
 	objects := map[string][]queriedObject{}
 	for typeName := range schemas.ListResourceSchemas {
 		objects[typeName] = nil
@@ -514,4 +497,19 @@ func kept(ctx context.Context, filters []queryfilter.QueryFilter, results []tfjs
 		}
 	}
 	return out, nil
+}
+
+// schemasOf is the provider's schemas and resource identity schemas, as server reports them.
+func schemasOf(t *testing.T, server tfprotov6.ProviderServer) (*tfprotov6.GetProviderSchemaResponse, *tfprotov6.GetResourceIdentitySchemasResponse) {
+	t.Helper()
+	ctx := context.Background()
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := server.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schemas, ids
 }
