@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,6 +220,20 @@ func (e *accEnv) testUntilEmpty(steps []resource.TestStep) {
 // must not see. They run one at a time, before the parallel ones (Go runs the tests that
 // called t.Parallel once the sequential ones are done).
 var serialTests sync.Map
+
+// front puts handle between the provider and the test's apmsim: the environment it returns
+// points the provider at the front, while the test's own checks still talk to apmsim.
+// handle serves each request: it passes it on to manager (apmsim), or answers in its stead,
+// as a real manager may where apmsim never does, or as a network in between fails.
+func (e *accEnv) front(handle func(w http.ResponseWriter, r *http.Request, manager http.Handler)) *accEnv {
+	e.t.Helper()
+	manager := e.needsSim("puts a front before apmsim").Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handle(w, r, manager) }))
+	e.t.Cleanup(srv.Close)
+	viaFront := *e
+	viaFront.sim = &apmsimtest.Server{URL: srv.URL, AdminKey: e.sim.AdminKey, ViewerKey: e.sim.ViewerKey, Sim: e.sim.Sim}
+	return &viaFront
+}
 
 // setenv is t.Setenv for acceptance tests: the test then runs serially.
 func setenv(t *testing.T, name, value string) {

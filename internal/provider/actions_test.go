@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -201,16 +200,14 @@ func (w *actionWorld) behind(answer func(r *http.Request) string) {
 // actionResult "N".
 func (w *actionWorld) front(answer func(r *http.Request) string) *accEnv {
 	w.t.Helper()
-	front := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	return w.env.front(func(rw http.ResponseWriter, r *http.Request, manager http.Handler) {
 		if body := answer(r); body != "" {
 			rw.Header().Set("Content-Type", "application/json")
 			_, _ = fmt.Fprint(rw, body)
 			return
 		}
-		w.env.sim.Sim.Handler().ServeHTTP(rw, r)
-	}))
-	w.t.Cleanup(front.Close)
-	return &accEnv{t: w.t, sim: &apmsimtest.Server{URL: front.URL, AdminKey: w.env.sim.AdminKey}}
+		manager.ServeHTTP(rw, r)
+	})
 }
 
 // requests counts the requests of method to the routes that end in suffix since the

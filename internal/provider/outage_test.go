@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
-	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
 // lostManager stands between the provider and the test's apmsim and, once the provider has
@@ -26,12 +24,11 @@ type lostManager struct {
 	dropped atomic.Int32
 }
 
-// front is the test's environment with its endpoint behind m: the provider talks to the
-// front, the test's checks to apmsim.
-func (m *lostManager) front(t *testing.T, env *accEnv, drops int32) *accEnv {
-	t.Helper()
+// front is the test's environment with its endpoint behind m, which drops drops requests
+// once a server has been started.
+func (m *lostManager) front(env *accEnv, drops int32) *accEnv {
 	m.toDrop.Store(drops)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return env.front(func(w http.ResponseWriter, r *http.Request, manager http.Handler) {
 		if m.started.Load() && m.toDrop.Add(-1) >= 0 {
 			m.dropped.Add(1)
 			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
@@ -39,15 +36,11 @@ func (m *lostManager) front(t *testing.T, env *accEnv, drops int32) *accEnv {
 			}
 			return
 		}
-		env.sim.Sim.Handler().ServeHTTP(w, r)
+		manager.ServeHTTP(w, r)
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/action") {
 			m.started.Store(true)
 		}
-	}))
-	t.Cleanup(srv.Close)
-	viaFront := *env
-	viaFront.sim = &apmsimtest.Server{URL: srv.URL, AdminKey: env.sim.AdminKey, ViewerKey: env.sim.ViewerKey, Sim: env.sim.Sim}
-	return &viaFront
+	})
 }
 
 // The manager lost while an apply waits for a WAS server it installed to start (issue
@@ -61,7 +54,7 @@ func TestAccWASServer_managerLostWhileItStarts(t *testing.T) {
 	var lost lostManager
 	// The wait's first look and the read-back after it: with max_retries = 0, each is one
 	// request.
-	config := lost.front(t, env, 2).config(tf(t, "was_server/running.tf", "system_name", env.name("shop")))
+	config := lost.front(env, 2).config(tf(t, "was_server/running.tf", "system_name", env.name("shop")))
 	ref := apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-1", NodeName: "app-01", SystemName: env.name("shop")}
 	installedOnce := func(*terraform.State) error {
 		if got := lost.dropped.Load(); got != 2 {

@@ -52,10 +52,11 @@ func (s *summary) ok() bool {
 		len(s.Unfinished) == 0 && len(s.Passed) > 0
 }
 
-// versionSkip matches the reasons of skips for want of a CLI version: plugin-testing's
-// tfversion checks ("... is below minimum version 1.14.0") and the acceptance tests' own
-// ("... needs Terraform 1.14 or later").
-var versionSkip = regexp.MustCompile(`below minimum version|needs .* or later`)
+// versionSkip matches the reasons of skips for want of a CLI version or feature:
+// plugin-testing's tfversion checks and the acceptance tests' feature table ("... is below
+// minimum version 1.14 for actions", "Terraform has no ..."), and older wording ("... needs
+// Terraform 1.14 or later").
+var versionSkip = regexp.MustCompile(`below minimum version|^(Terraform|OpenTofu) has no |needs .* or later`)
 
 // location matches the "file_test.go:123: " prefix of t.Log/t.Skip lines.
 var location = regexp.MustCompile(`^\s*[\w.\-]+\.go:\d+: `)
