@@ -87,7 +87,7 @@ func TestRunComplete(t *testing.T) {
 		{[]string{"-complete", "newest", "newest=testdata/other_skip.json"}, true},
 		{[]string{"-complete", "newest", "newest=testdata/version_skip.json"}, false},
 		{[]string{"-complete", "newest", "newest=testdata/tfversion_skip.json"}, false}, // plugin-testing's wording
-		{[]string{"-complete", "newest", "newest=testdata/feature_skip.json"}, false}, // the feature table's wording
+		{[]string{"-complete", "newest", "newest=testdata/feature_skip.json"}, false},   // the feature table's wording
 	} {
 		var out bytes.Buffer
 		ok, err := run(tc.args, &out)
