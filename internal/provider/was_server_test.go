@@ -285,3 +285,20 @@ func TestAccWASServer_scaleInAndReplaceWhileBalanced(t *testing.T) {
 		},
 	})
 }
+
+// A tainted WAS server replaced with create_before_destroy (issue 31): Terraform's re-plan
+// during apply creates before it deletes, in a provider process that has read nothing, so
+// the look-up finds the object being replaced. The error explains create_before_destroy
+// first; it used to advise only an import of what this configuration manages.
+func TestAccWASServer_createBeforeDestroyExplained(t *testing.T) {
+	env := newAccEnv(t)
+	config := env.config(tf(t, "was_server/create_before_destroy.tf", "system_name", env.name("shop")))
+	env.test([]resource.TestStep{
+		{Config: config, ConfigPlanChecks: cleanAfterApply},
+		{
+			Config: config, Taint: []string{"apm_was_server.a"},
+			ExpectError: errorMatching(`WAS server "was-2" on node "app-01" already exists`, "lifecycle { create_before_destroy = true }",
+				"remove create_before_destroy", "Otherwise it was created outside this configuration"),
+		},
+	})
+}

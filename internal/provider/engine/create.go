@@ -250,11 +250,18 @@ func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
 	if apm.ConflictOf(err) != apm.ConflictExists || r.Type.ImportID.importID(plan) == "" {
 		return callError(action, err)
 	}
-	return diag.NewErrorDiagnostic("Failed to "+action, fmt.Sprintf(
-		"%s\n\nIf this create replaces the object with lifecycle { create_before_destroy = true }, the manager cannot hold "+
-			"the old and the new one at once, since both are %s: remove create_before_destroy (the old one is then deleted first), "+
-			"or change the new one's %s.\n\nOtherwise it was created outside this configuration. %s",
-		Explain(err), r.Type.ImportID.importID(plan), r.Type.ImportID.format(), r.importAdvice(plan)))
+	return diag.NewErrorDiagnostic("Failed to "+action, Explain(err)+"\n\n"+r.existsAdvice(plan))
+}
+
+// existsAdvice says both ways out of a create that finds its object already there: the
+// object may be the one that the create replaces with create_before_destroy (Terraform's
+// re-plan during apply then runs before its delete), or one created outside this
+// configuration.
+func (r *Resource[T, C]) existsAdvice(plan Attrs) string {
+	return fmt.Sprintf("If this create replaces the object with lifecycle { create_before_destroy = true }, the manager cannot hold "+
+		"the old and the new one at once, since both are %s: remove create_before_destroy (the old one is then deleted first), "+
+		"or change the new one's %s.\n\nOtherwise it was created outside this configuration. %s",
+		r.Type.ImportID.importID(plan), r.Type.ImportID.format(), r.importAdvice(plan))
 }
 
 // importAdvice says how to manage an object that a create finds already there.

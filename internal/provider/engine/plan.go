@@ -231,7 +231,7 @@ func (r *Resource[T, C]) lookUpCreated(ctx context.Context, plan Attrs, replaced
 	switch {
 	case err == nil:
 		diags.AddError(what+" already exists", fmt.Sprintf(
-			"The manager already has %s, which this resource would create; apply would fail. %s", what, r.importAdvice(plan)))
+			"The manager already has %s, which this resource would create; apply would fail.\n\n%s", what, r.existsAdvice(plan)))
 	case IsGone(err) || isMissingReference(err):
 		// Not there, or its parent is not (yet): the create can go ahead.
 	default:
