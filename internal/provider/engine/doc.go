@@ -62,9 +62,10 @@
 // Declare an ActionType{Name, Description, Fields, Timeout, Describe, Invoke} (fields made
 // with InputField[Attrs] and their validators, so that bad input fails at validate),
 // register it in Actions in internal/provider/registry.go, and add
-// examples/actions/apm_<name>/action.tf, its case in the actions' tests (actions_test.go:
-// actionArgs, actionEffects) and an acceptance configuration that declares it; `make
-// generate` writes docs/actions/.
+// examples/actions/apm_<name>/action.tf (with an `apply -invoke` line), its case in the
+// actions' tests (actions_test.go: actionArgs, actionEffects; actions_cli_test.go:
+// referencedArgs, for its run on the newest Terraform) and an acceptance configuration that
+// declares it; `make generate` writes docs/actions/.
 //
 // # Validating a string
 //
