@@ -89,6 +89,11 @@ type simServer struct {
 	// server is starting or stopping.
 	Target        string    `json:"target"`
 	TransitionEnd time.Time `json:"transitionEnd"`
+	// FailsStart makes every start of the server fail (Sim.FailStarts): it is starting
+	// for the transition delay, then stopped, as a manager reports a process that exits
+	// while it starts. StartFailing marks the start under way that will fail.
+	FailsStart   bool `json:"failsStart,omitempty"`
+	StartFailing bool `json:"startFailing,omitempty"`
 
 	// WAS.
 	Cluster     *wasSessionCluster `json:"sessionCluster,omitempty"`
@@ -105,7 +110,7 @@ func (sv *simServer) statusAt(now time.Time) string {
 	switch {
 	case !now.Before(sv.TransitionEnd):
 		return sv.Target
-	case sv.Target == srvRunning:
+	case sv.Target == srvRunning || sv.StartFailing:
 		return srvStarting
 	default:
 		return srvStopping
@@ -398,8 +403,10 @@ func (a serversArea) seed(wd *world, seed string) {
 	}
 	n := wd.nodeByName(wd.systemByName("shop").ID, "web-01")
 	st := serversState.of(wd)
+	// The demo's servers have been in their state for a while: their applications serve.
+	settled := a.s.now().UTC().Add(-a.s.transitionDelay)
 	add := func(k *serverKindSpec, id string, ports map[string]int, target string) *simServer {
-		sv := &simServer{Kind: k.name, ServerID: id, NodeID: n.ID, Ports: ports, Target: target, TransitionEnd: a.s.now().UTC()}
+		sv := &simServer{Kind: k.name, ServerID: id, NodeID: n.ID, Ports: ports, Target: target, TransitionEnd: settled}
 		a.completeDefaults(k, sv)
 		st.Servers[serverKey(k.name, n.ID, id)] = sv
 		return sv

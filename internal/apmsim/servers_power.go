@@ -1,6 +1,9 @@
 package apmsim
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 type serverActionBody struct {
 	Action string `json:"action"`
@@ -53,12 +56,43 @@ func (a serversArea) move(sv *simServer, action string, force bool) error {
 	case cur == busy && !force:
 		return serverRefused("Server %s is %s; try again when it is %s", sv.ServerID, cur, sv.Target)
 	}
-	sv.Target = target
+	sv.Target, sv.StartFailing = target, false
 	sv.TransitionEnd = now.Add(a.s.transitionDelay)
 	if force {
 		sv.TransitionEnd = now
 	}
+	if action == "start" && sv.FailsStart {
+		// The manager accepts the start; the server is starting, then stopped.
+		sv.Target, sv.StartFailing = srvStopped, true
+	}
 	return nil
+}
+
+// FailStarts makes every later start of the servers of kind ("was", "web" or
+// "session") named ids ("<serverId>@<nodeName>/<systemName>") fail, or, with fail
+// false, succeed again: a server that never becomes healthy, for the tests of what a
+// client does then. It reports the first id that names no server.
+func (s *Sim) FailStarts(kind string, fail bool, ids ...string) error {
+	return s.update(func(wd *world) error {
+		servers := make([]*simServer, 0, len(ids))
+		for _, id := range ids {
+			serverID, rest, _ := strings.Cut(id, "@")
+			nodeName, systemName, _ := strings.Cut(rest, "/")
+			n, err := serverNode(wd, systemName, nodeName)
+			if err != nil {
+				return err
+			}
+			sv := serversState.of(wd).Servers[serverKey(kind, n.ID, serverID)]
+			if sv == nil {
+				return notFound("Server not found: %s", serverID)
+			}
+			servers = append(servers, sv)
+		}
+		for _, sv := range servers {
+			sv.FailsStart = fail
+		}
+		return nil
+	})
 }
 
 // ---- hooks ----

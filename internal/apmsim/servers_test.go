@@ -736,3 +736,59 @@ func TestServersStateFile(t *testing.T) {
 		t.Fatalf("was list: %s", before[0])
 	}
 }
+
+// A started server's applications deploy for the transition delay before they run, and
+// so does a newly deployed one: a client that waits for "running" servers only would
+// send requests to applications that do not serve yet.
+func TestApplicationsDeployAfterTheirServerStarts(t *testing.T) {
+	f := newSrvFixture(t)
+	status := srvPath("was", "was-01", "web-01", "/applications/status")
+	action := srvPath("was", "was-01", "web-01", "/action")
+	mustOK(t, f.h, "POST", admin(action), `{"action":"stop"}`)
+	f.clock.advance(time.Second)
+	mustOK(t, f.h, "POST", admin(action), `{"action":"start"}`)
+	expect(t, call(t, f.h, "GET", admin(status), ""), 200, `{"applications":[{"contextPath":"/shop","status":"starting","sessions":0}]}`)
+	f.clock.advance(time.Second)
+	expect(t, call(t, f.h, "GET", admin(status), ""), 200, `{"applications":[{"contextPath":"/shop","status":"deploying","sessions":0}]}`)
+	f.clock.advance(time.Second)
+	expect(t, call(t, f.h, "GET", admin(status), ""), 200, `{"applications":[{"contextPath":"/shop","status":"running","sessions":44}]}`)
+
+	mustOK(t, f.h, "POST", admin(srvPath("was", "was-01", "web-01", "/application")), `{"contextPath":"/api","sourcePath":"/opt/apps/api.war"}`)
+	expect(t, call(t, f.h, "GET", admin(status), ""), 200, `{"applications":[{"contextPath":"/api","status":"deploying","sessions":0},`+
+		`{"contextPath":"/shop","status":"running","sessions":44}]}`)
+}
+
+// A server made to fail its starts is starting for the transition delay and then
+// stopped, every time, until it is made to start again; the admin call does the same as
+// Sim.FailStarts and refuses what names no server.
+func TestFailStarts(t *testing.T) {
+	f := newSrvFixture(t)
+	one := srvPath("was", "was-02", "web-01", "")
+	expect(t, call(t, f.h, "PUT", admin("/_apmsim/start-failures/was"), `{"servers":["was-02@web-01/shop"],"fail":true}`), 200,
+		`{"servers":["was-02@web-01/shop"],"fail":true}`)
+	for range 2 {
+		mustOK(t, f.h, "POST", admin(one+"/action"), `{"action":"start"}`)
+		if got := call(t, f.h, "GET", admin(one), "").body; !strings.Contains(got, `"status":"starting"`) {
+			t.Fatalf("right after the start: %s, want starting", got)
+		}
+		f.clock.advance(time.Second)
+		if got := call(t, f.h, "GET", admin(one), "").body; !strings.Contains(got, `"status":"stopped"`) {
+			t.Fatalf("after the transition delay: %s, want stopped", got)
+		}
+	}
+	expect(t, call(t, f.h, "PUT", admin("/_apmsim/start-failures/was"), `{"servers":["nope@web-01/shop"],"fail":true}`), 404,
+		errJSON("NOT_FOUND", "Server not found: nope"))
+	expect(t, call(t, f.h, "PUT", admin("/_apmsim/start-failures/jvm"), `{"servers":[],"fail":true}`), 400,
+		errJSON("BAD_REQUEST", "Invalid kind: jvm (allowed: was, web, session)"))
+	expect(t, call(t, f.h, "PUT", viewer("/_apmsim/start-failures/was"), `{"servers":["was-02@web-01/shop"],"fail":false}`), 403,
+		errJSON("FORBIDDEN", "Access denied"))
+
+	if err := f.s.FailStarts("was", false, "was-02@web-01/shop"); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(t, f.h, "POST", admin(one+"/action"), `{"action":"start"}`)
+	f.clock.advance(time.Second)
+	if got := call(t, f.h, "GET", admin(one), "").body; !strings.Contains(got, `"status":"running"`) {
+		t.Fatalf("started again after FailStarts(false): %s, want running", got)
+	}
+}

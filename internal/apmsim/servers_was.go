@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 )
 
 // WAS-only parts of the servers area (spec 4.2): the list and detail bodies, the delete
@@ -49,6 +50,28 @@ type wasApplication struct {
 	ContextPath string `json:"contextPath"`
 	SourcePath  string `json:"sourcePath"`
 	Name        string `json:"applicationName"`
+	// DeployedAt is when it was deployed: it deploys for the transition delay after
+	// that, and after every start of its server (applicationState).
+	DeployedAt time.Time `json:"deployedAt,omitzero"`
+}
+
+// applicationState is the status of app on sv at now: its server's status, except that
+// an application is "deploying" for the transition delay after its server has started
+// and after it was deployed, as a real manager's applications are not serving the
+// moment their server runs.
+func (a serversArea) applicationState(sv *simServer, app wasApplication, now time.Time) string {
+	status := sv.statusAt(now)
+	if status != srvRunning {
+		return status
+	}
+	since := sv.TransitionEnd
+	if app.DeployedAt.After(since) {
+		since = app.DeployedAt
+	}
+	if now.Before(since.Add(a.s.transitionDelay)) {
+		return "deploying"
+	}
+	return status
 }
 
 // wasListItemJSON is an element of GET /rest/was/servers (api/decisions.md).
@@ -323,7 +346,7 @@ func (a serversArea) deploy(w http.ResponseWriter, r *http.Request) {
 		if slices.ContainsFunc(sv.Apps, func(app wasApplication) bool { return app.ContextPath == body.ContextPath }) {
 			return conflict("Application already deployed: %s", body.ContextPath)
 		}
-		sv.Apps = append(sv.Apps, wasApplication{body.ContextPath, body.SourcePath, body.ApplicationName})
+		sv.Apps = append(sv.Apps, wasApplication{body.ContextPath, body.SourcePath, body.ApplicationName, a.s.now().UTC()})
 		slices.SortFunc(sv.Apps, func(x, y wasApplication) int { return cmp.Compare(x.ContextPath, y.ContextPath) })
 		return nil
 	})
@@ -350,8 +373,8 @@ type wasAppStatusJSON struct {
 	Sessions    int    `json:"sessions"`
 }
 
-// applicationStatus lists the deployed applications by context path. An application has
-// its server's status; while the server runs it has a session count derived from the
+// applicationStatus lists the deployed applications by context path, each with its
+// state (applicationState); while it runs it has a session count derived from the
 // server and context path (stable, so tests can rely on it), otherwise 0.
 func (a serversArea) applicationStatus(w http.ResponseWriter, r *http.Request) {
 	var out []wasAppStatusJSON
@@ -361,9 +384,10 @@ func (a serversArea) applicationStatus(w http.ResponseWriter, r *http.Request) {
 		if sv, err = a.locate(wd, wasKind, r); err != nil {
 			return
 		}
-		status := sv.statusAt(a.s.now())
+		now := a.s.now()
 		out = make([]wasAppStatusJSON, 0, len(sv.Apps))
 		for _, app := range sv.Apps {
+			status := a.applicationState(sv, app, now)
 			out = append(out, wasAppStatusJSON{app.ContextPath, status, appSessions(sv, app, status)})
 		}
 	})
