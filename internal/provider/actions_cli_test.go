@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
@@ -193,6 +195,8 @@ func underTest(action string) string { return "action." + action + ".under_test"
 func referencedArgs(k *serverKind) map[string]string {
 	return map[string]string{
 		"server_id":      "apm_" + k.name + ".this.id",
+		"was_server_ids": "[apm_was_server.this.id]",
+		"context_path":   `"/shop"`,
 		"application_id": "apm_was_application.shop.id",
 		"source_path":    "apm_was_application.shop.source_path",
 		"resource_type":  `"jms"`,
@@ -205,13 +209,27 @@ func referencedArgs(k *serverKind) map[string]string {
 func (w *actionWorld) literalArgs(server string) map[string]string {
 	out := map[string]string{}
 	for name, v := range w.actionArgs(server) {
-		var s string
-		if err := v.As(&s); err != nil {
-			w.t.Fatalf("actionArgs[%s]: %v", name, err)
-		}
-		out[name] = fmt.Sprintf("%q", s)
+		out[name] = hclLiteral(w.t, name, v)
 	}
 	return out
+}
+
+// hclLiteral is a string or a list of strings as HCL.
+func hclLiteral(t *testing.T, name string, v tftypes.Value) string {
+	t.Helper()
+	var s string
+	if err := v.As(&s); err == nil {
+		return fmt.Sprintf("%q", s)
+	}
+	var elems []tftypes.Value
+	if err := v.As(&elems); err != nil {
+		t.Fatalf("actionArgs[%s]: %v", name, err)
+	}
+	quoted := make([]string, len(elems))
+	for i, e := range elems {
+		quoted[i] = hclLiteral(t, name, e)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // Every registered action, declared beside the resources it acts on, does its work when

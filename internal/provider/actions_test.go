@@ -84,6 +84,8 @@ func (w *actionWorld) actionArgs(server string) map[string]tftypes.Value {
 	id := w.systemID + "/app-01/" + server
 	return map[string]tftypes.Value{
 		"server_id":      tftypes.NewValue(tftypes.String, id),
+		"was_server_ids": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, id)}),
+		"context_path":   tftypes.NewValue(tftypes.String, "/shop"),
 		"application_id": tftypes.NewValue(tftypes.String, id+"/shop"),
 		"source_path":    tftypes.NewValue(tftypes.String, "/opt/apps/shop.war"),
 		"resource_type":  tftypes.NewValue(tftypes.String, "jms"),

@@ -33,23 +33,33 @@ func (c *conn) leaveLoadBalancers(ctx context.Context, ref apm.ServerRef) error 
 // write of the whole list, which no other write of the list may come between (two WAS
 // servers scaled in at once would each write back the other).
 func (c *conn) leaveLoadBalancer(ctx context.Context, ref, web apm.ServerRef) error {
+	s, err := c.takeOutOf(ctx, ref, web)
+	if s != nil {
+		c.seats.add(ref, *s)
+	}
+	return err
+}
+
+// takeOutOf takes the WAS server out of web's workers and returns the seat it had
+// there; nil when web does not forward to it (or is gone).
+func (c *conn) takeOutOf(ctx context.Context, ref, web apm.ServerRef) (*seat, error) {
 	defer c.balancers.lock(web)()
 	detail, err := c.GetServer(ctx, web)
 	if engine.GoneWithParent(err) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("reading the workers of web server %q on node %q: %w", web.ServerID, web.NodeName, err)
+		return nil, fmt.Errorf("reading the workers of web server %q on node %q: %w", web.ServerID, web.NodeName, err)
+	}
+	i := slices.IndexFunc(detail.Workers, func(wk apm.Worker) bool { return sameWAS(wk, ref) })
+	if i < 0 {
+		return nil, nil
 	}
 	kept := slices.DeleteFunc(slices.Clone(detail.Workers), func(wk apm.Worker) bool { return sameWAS(wk, ref) })
-	if len(kept) == len(detail.Workers) {
-		return nil
-	}
 	if err := c.SetWorkers(ctx, web, kept); err != nil {
-		return fmt.Errorf("taking WAS server %q out of the workers of web server %q on node %q: %w", ref.ServerID, web.ServerID, web.NodeName, err)
+		return nil, fmt.Errorf("taking WAS server %q out of the workers of web server %q on node %q: %w", ref.ServerID, web.ServerID, web.NodeName, err)
 	}
-	c.seats.left(ref, web, detail.Workers)
-	return nil
+	return &seat{web: web, index: i, worker: detail.Workers[i]}, nil
 }
 
 // rejoinLoadBalancers puts a WAS server created in place of one that left load balancers
@@ -125,18 +135,14 @@ type seat struct {
 	worker apm.Worker
 }
 
-// left records that ref was taken out of web's workers, which were before.
-func (s *seats) left(ref, web apm.ServerRef, before []apm.Worker) {
-	i := slices.IndexFunc(before, func(w apm.Worker) bool { return sameWAS(w, ref) })
-	if i < 0 {
-		return
-	}
+// add records that ref left a seat.
+func (s *seats) add(ref apm.ServerRef, st seat) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byWAS == nil {
 		s.byWAS = map[apm.ServerRef][]seat{}
 	}
-	s.byWAS[ref] = append(s.byWAS[ref], seat{web: web, index: i, worker: before[i]})
+	s.byWAS[ref] = append(s.byWAS[ref], st)
 }
 
 // take returns and forgets the seats ref left.

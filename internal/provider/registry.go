@@ -35,6 +35,7 @@ func (p *apmProvider) Resources(context.Context) []func() resource.Resource {
 		engine.NewResource(userType),
 		engine.NewResource(roleType),
 		engine.NewResource(userRoleType),
+		engine.NewOperation(wasRollout),
 	}
 }
 
@@ -107,6 +108,8 @@ func (p *apmProvider) Actions(context.Context) []func() action.Action {
 		webServerKind.action(serverStart), webServerKind.action(serverStop), webServerKind.action(serverRestart),
 		sessionServerKind.action(serverStart), sessionServerKind.action(serverStop), sessionServerKind.action(serverRestart),
 		engine.NewAction(wasApplicationRedeployAction),
+		engine.NewAction(wasServersRollingRestartAction),
+		engine.NewAction(wasApplicationRollingRedeployAction),
 		engine.NewAction(wasServerImportResourceAction),
 	}
 }

@@ -66,7 +66,10 @@ func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 	for _, d := range identities.Diagnostics {
 		t.Errorf("identity schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for name := range resp.ResourceSchemas {
+	for name, s := range resp.ResourceSchemas {
+		if !managesAnObject(s) {
+			continue
+		}
 		identity, ok := identities.IdentitySchemas[name]
 		if !ok || len(identity.IdentityAttributes) == 0 {
 			t.Errorf("resource %s has no identity", name)
@@ -104,10 +107,17 @@ func walkAttributes(prefix string, attributes []*tfprotov6.SchemaAttribute, visi
 func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 	resp := providerSchemas(t)
 	tests := acceptanceTestSources(t)
-	for name := range resp.ResourceSchemas {
+	for name, s := range resp.ResourceSchemas {
 		short := strings.TrimPrefix(name, "apm_")
 		dir := filepath.Join("..", "..", "examples", "resources", name)
 		declared := requireFile(t, filepath.Join(dir, "resource.tf"))
+		if !regexp.MustCompile(`resource\s+"` + name + `"`).MatchString(tests) {
+			t.Errorf("no acceptance test declares resource %s", name)
+		}
+		if !managesAnObject(s) {
+			requireFile(t, filepath.Join("..", "..", "docs", "resources", short+".md"))
+			continue // an operation: nothing to import
+		}
 		imports := map[string]*regexp.Regexp{
 			"import.sh":              regexp.MustCompile(`(?m)^terraform import (\S+)`),
 			"import-by-string-id.tf": regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)`),
@@ -129,9 +139,6 @@ func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
 		if !strings.Contains(page, "## Import") || !strings.Contains(page, "### Identity Schema") ||
 			!strings.Contains(page, "can be used with the `id` attribute") {
 			t.Errorf("docs/resources/%s.md has no import section with the identity schema and an import block by id", short)
-		}
-		if !regexp.MustCompile(`resource\s+"` + name + `"`).MatchString(tests) {
-			t.Errorf("no acceptance test declares resource %s", name)
 		}
 	}
 	for name := range resp.DataSourceSchemas {

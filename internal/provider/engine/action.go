@@ -11,6 +11,7 @@ import (
 	aschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
@@ -31,6 +32,9 @@ type ActionType[C any] struct {
 	Timeout time.Duration
 	// Validators check the configuration as a whole. Optional.
 	Validators []action.ConfigValidator
+	// CheckPlan rejects at plan what a read of the manager shows to be wrong (an id
+	// that is no WAS server, say), once the configuration is known. Optional.
+	CheckPlan func(ctx context.Context, m C, config Attrs, diags *diag.Diagnostics)
 	// Describe says what the action does to what, in diagnostics: `restart WAS server
 	// "was-1" on node "app-01"`.
 	Describe func(config Attrs) string
@@ -107,6 +111,9 @@ func (f Field[T]) actionAttribute() aschema.Attribute {
 	case kindInt64:
 		return aschema.NumberAttribute{MarkdownDescription: f.description, Required: !optional, Optional: optional,
 			Validators: []validator.Number{wholeNumber{f.int64Rules}}}
+	case kindStrings:
+		return aschema.ListAttribute{MarkdownDescription: f.description, ElementType: types.StringType, Required: !optional, Optional: optional,
+			Validators: f.listRules}
 	default:
 		return aschema.StringAttribute{MarkdownDescription: f.description, Required: !optional, Optional: optional,
 			Validators: f.stringRules}
@@ -121,11 +128,23 @@ func (a *Action[C]) Configure(_ context.Context, req action.ConfigureRequest, re
 	a.data = configured[C](req.ProviderData, &resp.Diagnostics)
 }
 
-// ModifyPlan fails the plan, rather than the invoke, when no API key is configured.
-func (a *Action[C]) ModifyPlan(_ context.Context, _ action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.data != nil {
-		resp.Diagnostics.Append(a.data.requireKey()...)
+// ModifyPlan fails the plan, rather than the invoke, when no API key is configured, and
+// runs the type's CheckPlan on a configuration that is wholly known.
+func (a *Action[C]) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	if a.data == nil {
+		return
 	}
+	resp.Diagnostics.Append(a.data.requireKey()...)
+	if a.Type.CheckPlan == nil || resp.Diagnostics.HasError() || a.data.skipLookups || !req.Config.Raw.IsFullyKnown() {
+		return
+	}
+	m, diags := a.data.Conn()
+	resp.Diagnostics.Append(diags...)
+	config, err := AttrsOf(req.Config.Raw)
+	if diags.HasError() || err != nil {
+		return
+	}
+	a.Type.CheckPlan(ctx, m, a.withDefaults(config), &resp.Diagnostics)
 }
 
 func (a *Action[C]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -33,6 +33,7 @@ type Field[T any] struct {
 	role        role
 	stringRules []validator.String
 	int64Rules  []validator.Int64
+	listRules   []validator.List
 	// same reports whether a value from the manager means the value already in state or
 	// plan (another spelling of one IP address, say), which is then kept: no false diff.
 	same func(prior, fresh tftypes.Value) bool
@@ -78,7 +79,8 @@ const (
 	kindInt64
 	kindBool
 	kindComposite
-	kindFloat // data sources only: a float64 observation (a metric)
+	kindFloat   // data sources only: a float64 observation (a metric)
+	kindStrings // an input list of strings (the servers of a roll, in order)
 )
 
 // View says where a field appears.
@@ -151,7 +153,8 @@ func ListField[T, E any](name, description string, items []Field[E], get func(*T
 }
 
 // InputField is a user input that the manager does not report back (a mode, a password):
-// state keeps what was applied. Its type is typ (tftypes.String, Number or Bool).
+// state keeps what was applied. Its type is typ (tftypes.String, Number, Bool or a List
+// of String).
 func InputField[T any](name, description string, typ tftypes.Type) Field[T] {
 	kind := kindString
 	switch {
@@ -159,6 +162,8 @@ func InputField[T any](name, description string, typ tftypes.Type) Field[T] {
 		kind = kindInt64
 	case typ.Is(tftypes.Bool):
 		kind = kindBool
+	case typ.Is(tftypes.List{ElementType: tftypes.String}):
+		kind = kindStrings
 	}
 	return Field[T]{name: name, description: description, kind: kind, typ: typ, views: InResource, role: roleInPlace, unread: true}
 }
@@ -296,6 +301,9 @@ func (f Field[T]) Validate(rules ...validator.String) Field[T] { f.stringRules =
 
 func (f Field[T]) ValidateInt64(rules ...validator.Int64) Field[T] { f.int64Rules = rules; return f }
 
+// ValidateList sets the validators of a list input.
+func (f Field[T]) ValidateList(rules ...validator.List) Field[T] { f.listRules = rules; return f }
+
 // SameString keeps the prior string when the manager's spelling means the same.
 func (f Field[T]) SameString(same func(prior, fresh string) bool) Field[T] {
 	f.same = func(prior, fresh tftypes.Value) bool {
@@ -332,6 +340,10 @@ func (f Field[T]) resourceAttribute(noun string) rschema.Attribute {
 			MarkdownDescription: description, Required: req, Optional: optional, Computed: computed, WriteOnly: f.writeOnly,
 			Validators:    []validator.Number{wholeNumber{f.int64Rules}},
 			PlanModifiers: roleModifiers(shape, numberplanmodifier.UseStateForUnknown, numberplanmodifier.RequiresReplace, numberReplaceUnlessImported),
+		}
+	case kindStrings:
+		return rschema.ListAttribute{
+			MarkdownDescription: description, ElementType: types.StringType, Required: req, Optional: optional, Validators: f.listRules,
 		}
 	case kindBool:
 		a := rschema.BoolAttribute{

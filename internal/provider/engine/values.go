@@ -60,6 +60,33 @@ func (a Attrs) Int64(name string) int64 {
 	return n
 }
 
+// Strs is a list of strings attribute, nil when null or unknown; unknown or null
+// elements read as "".
+func (a Attrs) Strs(name string) []string {
+	var elems []tftypes.Value
+	if !a.Known(name) || a[name].As(&elems) != nil {
+		return nil
+	}
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		out[i], _ = StringOf(e)
+	}
+	return out
+}
+
+// StrMap is a map of strings attribute, nil when null or unknown.
+func (a Attrs) StrMap(name string) map[string]string {
+	var elems map[string]tftypes.Value
+	if !a.Known(name) || a[name].As(&elems) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(elems))
+	for k, e := range elems {
+		out[k], _ = StringOf(e)
+	}
+	return out
+}
+
 // With returns a copy with name set to v.
 func (a Attrs) With(name string, v tftypes.Value) Attrs {
 	out := make(Attrs, len(a)+1)
