@@ -1,9 +1,9 @@
 # Restarts the cluster one server at a time, drained from its web servers, whenever the
-# JVM heap setting changes (and once when the rollout is created): the roll happens in
-# the apply that changes the setting, on OpenTofu and every Terraform version.
-variable "jvm_heap" {
+# patch level installed on the nodes changes (and once when the rollout is created): the
+# roll happens in the apply that changes it, on OpenTofu and every Terraform version.
+variable "patch_level" {
   type    = string
-  default = "2g"
+  default = "2026-11"
 }
 
 resource "apm_was_rollout" "restart" {
@@ -12,8 +12,10 @@ resource "apm_was_rollout" "restart" {
   batch_size      = 1
   healthy_timeout = "5m"
   triggers = {
-    jvm_heap = var.jvm_heap
+    patch_level = var.patch_level
   }
+  # A change of the workers is applied before a roll drains anything.
+  depends_on = [apm_web_workers.front]
 }
 
 # Redeploys the application across the cluster whenever its release changes.
@@ -30,6 +32,7 @@ resource "apm_was_rollout" "shop" {
   triggers = {
     release = var.shop_release
   }
+  depends_on = [apm_web_workers.front]
 }
 
 # What the roll acts on: four WAS servers behind two web servers, declared as in the
