@@ -26,6 +26,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
@@ -219,7 +220,7 @@ type adoptionGuide struct {
 
 // newAdoptionGuide prepares a run of the guide on the acceptance tests' CLI, skipping
 // where the CLI lacks one of the features the test runs.
-func newAdoptionGuide(t *testing.T, features ...cliFeature) *adoptionGuide {
+func newAdoptionGuide(t *testing.T, features ...clifeatures.Feature) *adoptionGuide {
 	t.Helper()
 	cli, version := needs(t, features...)
 	// The provider runs in this process and reads its connection settings from this
@@ -666,7 +667,7 @@ func TestAccAdoptionGuide_https(t *testing.T) {
 
 // The same with import blocks by identity (Terraform and OpenTofu 1.12 and later).
 func TestAccAdoptionGuide_importByIdentity(t *testing.T) {
-	g := newAdoptionGuide(t, featureIdentity)
+	g := newAdoptionGuide(t, clifeatures.Identity)
 	// The guide's discovery by identity runs after the init of its plain discovery.
 	g.write("discover/main.tf", "discover")
 	g.terraform("terraform -chdir=discover init")
@@ -676,7 +677,7 @@ func TestAccAdoptionGuide_importByIdentity(t *testing.T) {
 // The import block with for_each into a resource block written by hand (Terraform and
 // OpenTofu 1.7 and later) imports the two WAS servers and changes nothing.
 func TestAccAdoptionGuide_forEach(t *testing.T) {
-	g := newAdoptionGuide(t, featureForEachImport)
+	g := newAdoptionGuide(t, clifeatures.ForEachImport)
 	g.write("main.tf", "for-each")
 	const want = "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy."
 	if src, _ := guideTemplate(t); !strings.Contains(src, "`"+want+"`") {
@@ -705,7 +706,7 @@ func TestAccAdoptionGuide_forEach(t *testing.T) {
 // provider's GenerateResourceConfig, which TestGenerateResourceConfigForEveryType checks
 // for every type on every CLI.
 func TestAccAdoptionGuide_query(t *testing.T) {
-	needs(t, featureListResources)
+	needs(t, clifeatures.ListResources)
 	env := newAccEnvWith(t, apmsimtest.WithSeed(apmsim.SeedDemo))
 	query := guideSnippetText(t, guideSnippets(t), "query", "hcl")
 	var checks []querycheck.QueryResultCheck

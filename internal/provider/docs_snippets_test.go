@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
@@ -151,7 +152,7 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 		if s.mode == "needs" {
 			actionBlocks += len(checkActionBlocks(t, s.where, s.text, actions))
 		}
-		_, known := featureNamed(s.reason)
+		_, known := clifeatures.Named(s.reason)
 		switch {
 		case s.mode != "" && s.mode != "no-apply" && s.mode != "fragment" && s.mode != "example" && s.mode != "needs":
 			t.Errorf("%s: unknown mark hcl: %s (want no-apply REASON, needs FEATURE or fragment)", s.where, s.mode)
@@ -175,7 +176,7 @@ func TestDocsHCLSnippetsParse(t *testing.T) {
 // 1.11 or OpenTofu: older CLIs skip, saying so.
 func TestAccDocs_hclSnippets(t *testing.T) {
 	// The docs use write-only attributes and ephemeral variables.
-	cli, v := needs(t, featureWriteOnly)
+	cli, v := needs(t, clifeatures.WriteOnly)
 	var complete []snippet
 	for _, s := range docSnippets(t) {
 		if s.mode == "" || s.mode == "no-apply" || (s.mode == "needs" && hasNamedFeature(v, s.reason)) {
@@ -262,6 +263,6 @@ func withoutProviderSettings(t *testing.T, s snippet) string {
 
 // hasNamedFeature says whether the CLI of version has the feature that mark names.
 func hasNamedFeature(version, mark string) bool {
-	f, ok := featureNamed(mark)
-	return ok && f.has(version)
+	f, ok := clifeatures.Named(mark)
+	return ok && f.Has(version)
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
@@ -196,7 +197,7 @@ const (
 )
 
 func TestDocsSupportMatrixIsTheFeatureTable(t *testing.T) {
-	writeGenerated(t, "README.md", matrixBegin, matrixEnd, supportMatrix(), "the support matrix")
+	writeGenerated(t, "README.md", matrixBegin, matrixEnd, clifeatures.SupportMatrix(), "the support matrix")
 }
 
 // writeGenerated holds the text of file (relative to the repository) between begin and end
@@ -659,7 +660,7 @@ func TestDocsPagesSayWhatOlderCLIsUseInstead(t *testing.T) {
 // `validate -query` and `query` against this test's apmsim with the demo seed, which has
 // objects of every type, print no warning and no error: every list block finds something.
 func TestAccDocs_listResourceExamples(t *testing.T) {
-	cli, version := needs(t, featureListResources)
+	cli, version := needs(t, clifeatures.ListResources)
 	for _, typ := range servedTypes(t) {
 		if typ.kind != "list resource" {
 			continue

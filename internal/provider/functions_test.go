@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
@@ -70,7 +71,7 @@ func TestFunctionsCoverEveryCompositeID(t *testing.T) {
 // joins them back, on a real CLI; an ID of another form and an empty piece are errors
 // that give the form and the example.
 func TestAccFunctions_parseAndBuildEveryID(t *testing.T) {
-	needs(t, featureFunctions)
+	needs(t, clifeatures.Functions)
 	forms := idForms(t)
 	var hcl strings.Builder
 	var checks []statecheck.StateCheck

@@ -25,6 +25,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 )
 
 // identityCase is how the identity test exercises one resource type: a configuration of
@@ -209,7 +210,7 @@ func TestAccResourceIdentity(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			needs(t, featureIdentity)
+			needs(t, clifeatures.Identity)
 			env := newAccEnv(t)
 			cfg := c.config(env)
 			want := c.identity(env)

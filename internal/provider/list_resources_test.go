@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -224,7 +225,7 @@ func platformConfig(t *testing.T, env *accEnv) string {
 // the query file alone: plugin-testing writes it beside the previous step's .tf files,
 // whose provider block configures its list blocks (a second one is a duplicate).
 func TestAccListResources_query(t *testing.T) {
-	needs(t, featureListResources)
+	needs(t, clifeatures.ListResources)
 	env := newAccEnv(t)
 	shop := env.name("shop")
 	accTest(t, resource.TestCase{
@@ -290,7 +291,7 @@ type queriedObject struct {
 // (one subtest each) must find exactly its objects: the number, each identity, display
 // name and key attributes.
 func TestAccListResources_queryEveryType(t *testing.T) {
-	needs(t, featureListResources)
+	needs(t, clifeatures.ListResources)
 	env := newAccEnv(t)
 	env.needsSim("counts every system, user and role of the manager, which must hold only the test's")
 	ctx := context.Background()
