@@ -27,16 +27,6 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
-// The lists of types in README.md and on the registry's front page (templates/index.md.tmpl)
-// are generated from what the provider serves, between the markers below: with
-// APM_DOCS_UPDATE=1 (scripts/docs.sh sets it) the test rewrites them, otherwise it fails
-// when they differ, so a type added to registry.go without `scripts/docs.sh` fails here and
-// `scripts/docs.sh --check` shows the diff.
-const (
-	typesBegin = "<!-- BEGIN generated types: scripts/docs.sh writes this list from the provider's registry; do not edit -->"
-	typesEnd   = "<!-- END generated types -->"
-)
-
 // docType is one type the provider serves, as the docs list it.
 type docType struct {
 	kind, name, summary string
@@ -149,102 +139,6 @@ func TestDocsServedTypesAreTheRegistry(t *testing.T) {
 	if got["resource"] == 0 || got["data source"] == 0 || got["function"] == 0 {
 		t.Errorf("no resources, data sources or functions served: %v", got)
 	}
-}
-
-// readmeTypes is the README's table of every type, with a link to its page.
-func readmeTypes(types []docType) string {
-	var b strings.Builder
-	b.WriteString("| Kind | Name | Purpose |\n| --- | --- | --- |\n")
-	for _, typ := range types {
-		name := "`" + typ.name + "`"
-		if typ.page != "" {
-			name = "[" + name + "](" + typ.page + ")"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", typ.kind, name, typ.summary)
-	}
-	return b.String()
-}
-
-// frontPageTypes is the front page's list: the names of each kind, whose pages the
-// registry shows beside it.
-func frontPageTypes(types []docType) string {
-	var b strings.Builder
-	for _, k := range docKinds {
-		var names []string
-		for _, typ := range types {
-			if typ.kind == k.kind {
-				names = append(names, "`"+typ.name+"`")
-			}
-		}
-		if len(names) > 0 {
-			fmt.Fprintf(&b, "* **%s (%d):** %s.\n", k.plural, len(names), strings.Join(names, ", "))
-		}
-	}
-	return b.String()
-}
-
-func TestDocsListEveryServedType(t *testing.T) {
-	types := servedTypes(t)
-	writeGenerated(t, "README.md", typesBegin, typesEnd, readmeTypes(types), "the list of types")
-	writeGenerated(t, "templates/index.md.tmpl", typesBegin, typesEnd, frontPageTypes(types), "the list of types")
-}
-
-// README.md's support matrix is rendered from the acceptance tests' feature table, between
-// these markers, so it says on which CLI the tests run each feature.
-const (
-	matrixBegin = "<!-- BEGIN generated support matrix: scripts/docs.sh writes it from internal/provider/cli_features_test.go; do not edit -->"
-	matrixEnd   = "<!-- END generated support matrix -->"
-)
-
-func TestDocsSupportMatrixIsTheFeatureTable(t *testing.T) {
-	writeGenerated(t, "README.md", matrixBegin, matrixEnd, clifeatures.SupportMatrix(), "the support matrix")
-}
-
-// writeGenerated holds the text of file (relative to the repository) between begin and end
-// to body: with APM_DOCS_UPDATE=1 it writes body there, otherwise it fails naming the
-// lines that differ.
-func writeGenerated(t *testing.T, file, begin, end, body, what string) {
-	t.Helper()
-	path := filepath.Join("..", "..", file)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	from, to := strings.Index(text, begin), strings.Index(text, end)
-	if from < 0 || to < from {
-		t.Errorf("%s: no %q ... %q section", file, begin, end)
-		return
-	}
-	current := text[from+len(begin)+1 : to]
-	if current == body {
-		return
-	}
-	if os.Getenv("APM_DOCS_UPDATE") == "1" {
-		if err := os.WriteFile(path, []byte(text[:from+len(begin)+1]+body+text[to:]), 0o644); err != nil { //nolint:gosec // a tracked text file
-			t.Fatal(err)
-		}
-		t.Logf("%s: wrote %s", file, what)
-		return
-	}
-	t.Errorf("%s: %s is out of date; run scripts/docs.sh. It differs:\n%s", file, what, lineDiff(current, body))
-}
-
-// lineDiff names the lines of got that want lacks (-) and those of want that got lacks (+).
-func lineDiff(got, want string) string {
-	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want, "\n")
-	var b strings.Builder
-	for _, l := range gotLines {
-		if !slices.Contains(wantLines, l) {
-			fmt.Fprintf(&b, "- %s\n", l)
-		}
-	}
-	for _, l := range wantLines {
-		if !slices.Contains(gotLines, l) {
-			fmt.Fprintf(&b, "+ %s\n", l)
-		}
-	}
-	return b.String()
 }
 
 // stated is the default a description states: "Defaults to `X`." gives X, with ok false
