@@ -77,7 +77,7 @@ func readAll(t *testing.T, pattern string, keep func(string) bool) string {
 	return b.String()
 }
 
-// statedDefault is the default a description states: "Defaults to `X`." gives X; stated
+// statedDefault finds the default a description states: "Defaults to `X`." gives X; stated
 // has ok false when the description states none or a default that is the manager's choice.
 var statedDefault = regexp.MustCompile("Defaults to `([^`]*)`")
 
