@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,13 +34,36 @@ func providerSchemas(t *testing.T) *tfprotov6.GetProviderSchemaResponse {
 // without a CLI. Every attribute, nested ones included, must be described.
 func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 	resp := providerSchemas(t)
+	identities, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range identities.Diagnostics {
+		t.Errorf("identity schema diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	// check is the subtest of one type: its schema is described, and a resource's identity
+	// is described and required for import.
 	check := func(kind, name string, s *tfprotov6.Schema) {
-		if s.Block.Description == "" {
-			t.Errorf("%s %s has no description", kind, name)
-		}
-		walkAttributes(name, s.Block.Attributes, func(at string, a *tfprotov6.SchemaAttribute) {
-			if strings.TrimSpace(a.Description) == "" {
-				t.Errorf("%s %s: attribute %s has no description", kind, name, at)
+		t.Run(kind+" "+name, func(t *testing.T) {
+			if s.Block.Description == "" {
+				t.Errorf("%s %s has no description", kind, name)
+			}
+			walkAttributes(name, s.Block.Attributes, func(at string, a *tfprotov6.SchemaAttribute) {
+				if strings.TrimSpace(a.Description) == "" {
+					t.Errorf("%s %s: attribute %s has no description", kind, name, at)
+				}
+			})
+			if kind != "resource" {
+				return
+			}
+			identity, ok := identities.IdentitySchemas[name]
+			if !ok || len(identity.IdentityAttributes) == 0 {
+				t.Fatalf("resource %s has no identity", name)
+			}
+			for _, a := range identity.IdentityAttributes {
+				if !a.RequiredForImport || a.OptionalForImport || strings.TrimSpace(a.Description) == "" {
+					t.Errorf("resource %s: identity attribute %s must be required for import and described: %+v", name, a.Name, a)
+				}
 			}
 		})
 	}
@@ -56,25 +77,6 @@ func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 		check("action", name, s.Schema)
 	}
 	check("provider", "apm", resp.Provider)
-	identities, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range identities.Diagnostics {
-		t.Errorf("identity schema diagnostic: %s: %s", d.Summary, d.Detail)
-	}
-	for name := range resp.ResourceSchemas {
-		identity, ok := identities.IdentitySchemas[name]
-		if !ok || len(identity.IdentityAttributes) == 0 {
-			t.Errorf("resource %s has no identity", name)
-			continue
-		}
-		for _, a := range identity.IdentityAttributes {
-			if !a.RequiredForImport || a.OptionalForImport || strings.TrimSpace(a.Description) == "" {
-				t.Errorf("resource %s: identity attribute %s must be required for import and described: %+v", name, a.Name, a)
-			}
-		}
-	}
 	sensitive := map[string]bool{}
 	for _, a := range resp.Provider.Block.Attributes {
 		sensitive[a.Name] = a.Sensitive
@@ -94,35 +96,16 @@ func walkAttributes(prefix string, attributes []*tfprotov6.SchemaAttribute, visi
 	}
 }
 
-// readAll is the text of the files that match pattern and that keep selects (all when
-// keep is nil).
-func readAll(t *testing.T, pattern string, keep func(string) bool) string {
-	t.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if keep == nil || keep(string(data)) {
-			b.Write(data)
-		}
-	}
-	return b.String()
-}
-
 // Model/schema parity: every resource attribute is a field of the type's table (or the
 // engine's timeouts), every field of the resource view is an attribute, and a flattened
 // object fits the schema's type.
 func TestRegisteredTypesMatchTheirFieldTables(t *testing.T) {
 	for name, typ := range registeredTypes() {
-		if err := typ.Parity(context.Background()); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			if err := typ.Parity(context.Background()); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 

@@ -271,9 +271,11 @@ func TestDocsChangelogNamesEveryType(t *testing.T) {
 		section = section[:next]
 	}
 	for _, typ := range servedTypes(t) {
-		if !strings.Contains(section, "`"+typ.Name+"`") {
-			t.Errorf("CHANGELOG.md, 0.1.0: %s %s is not named (as `%s`)", typ.Kind, typ.Name, typ.Name)
-		}
+		t.Run(typ.Kind+" "+typ.Name, func(t *testing.T) {
+			if !strings.Contains(section, "`"+typ.Name+"`") {
+				t.Errorf("CHANGELOG.md, 0.1.0: %s %s is not named (as `%s`)", typ.Kind, typ.Name, typ.Name)
+			}
+		})
 	}
 }
 
