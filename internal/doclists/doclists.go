@@ -27,7 +27,7 @@ import (
 const (
 	TypesBegin  = "<!-- BEGIN generated types: scripts/docs.sh writes this list from the provider's registry; do not edit -->"
 	TypesEnd    = "<!-- END generated types -->"
-	MatrixBegin = "<!-- BEGIN generated support matrix: scripts/docs.sh writes it from internal/provider/cli_features_test.go; do not edit -->"
+	MatrixBegin = "<!-- BEGIN generated support matrix: scripts/docs.sh writes it from internal/clifeatures; do not edit -->"
 	MatrixEnd   = "<!-- END generated support matrix -->"
 )
 
