@@ -127,3 +127,42 @@ func Find(root string) ([]Snippet, error) {
 	}
 	return out, nil
 }
+
+// Marked is a snippet that a guide marks `<!-- snippet: <name> -->` for a test that runs it
+// as written: the language of its fenced block ("terraform" for a file that the template
+// includes with tffile) and its text. internal/provider's adoption guide tests run them on
+// a CLI, and internal/repocheck checks that they adopt every type.
+type Marked struct{ Lang, Text string }
+
+// snippetMarker is a snippet's mark, followed by a fenced block or a tffile directive.
+var snippetMarker = regexp.MustCompile("(?m)^<!-- snippet: ([a-z0-9-]+) -->\n" +
+	"(?:```([a-z]*)\n((?s:.*?))^```$" + `|\{\{ tffile "([^"]+)" \}\})`)
+
+// MarkedIn is the marked snippets of file (relative to the repository at root), by name.
+// A mark that is twice, or that no fenced block or tffile directive follows, is an error.
+func MarkedIn(root, file string) (map[string]Marked, error) {
+	src, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return nil, fmt.Errorf("reading the guide: %w", err)
+	}
+	out := map[string]Marked{}
+	for _, m := range snippetMarker.FindAllStringSubmatch(string(src), -1) {
+		name := m[1]
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("%s: snippet %s is marked twice", file, name)
+		}
+		if included := m[4]; included != "" {
+			text, err := os.ReadFile(filepath.Join(root, included))
+			if err != nil {
+				return nil, fmt.Errorf("%s: snippet %s: %w", file, name, err)
+			}
+			out[name] = Marked{Lang: "terraform", Text: string(text)}
+			continue
+		}
+		out[name] = Marked{Lang: m[2], Text: m[3]}
+	}
+	if n := strings.Count(string(src), "<!-- snippet: "); n != len(out) {
+		return nil, fmt.Errorf("%s: %d snippet marks, but %d are followed by a fenced block or a tffile directive", file, n, len(out))
+	}
+	return out, nil
+}

@@ -46,3 +46,33 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
+
+// MarkedIn reads a fenced block and a tffile directive after their marks, and refuses a
+// mark twice or one that nothing follows.
+func TestMarkedIn(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("included.tf", "x = 1\n")
+	write("guide.md.tmpl", "<!-- snippet: a -->\n```hcl\ny = 2\n```\n\n<!-- snippet: b -->\n{{ tffile \"included.tf\" }}\n")
+	got, err := MarkedIn(root, "guide.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got["a"] != (Marked{Lang: "hcl", Text: "y = 2\n"}) || got["b"] != (Marked{Lang: "terraform", Text: "x = 1\n"}) {
+		t.Errorf("got %+v", got)
+	}
+	for name, text := range map[string]string{
+		"twice":      "<!-- snippet: a -->\n```hcl\n```\n<!-- snippet: a -->\n```hcl\n```\n",
+		"unfollowed": "<!-- snippet: a -->\ntext\n",
+	} {
+		write(name, text)
+		if _, err := MarkedIn(root, name); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
