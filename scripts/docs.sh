@@ -8,10 +8,10 @@
 #      Actions and list resources get their pages from templates/actions.md.tmpl and
 #      templates/list-resources.md.tmpl, with the examples under examples/actions/<type>/action.tf and
 #      examples/list-resources/<type>/list-resource.tfquery.hcl.
-# Before that it writes, between the "generated" markers, the lists of types in README.md and
-# templates/index.md.tmpl from the provider's registry (TestDocsListEveryServedType) and README.md's
-# support matrix from the acceptance tests' feature table (TestDocsSupportMatrixIsTheFeatureTable), both
-# run with APM_DOCS_UPDATE=1.
+# Before that, cmd/doclists writes, between the "generated" markers, the lists of types in README.md
+# and templates/index.md.tmpl from the provider's registry and README.md's support matrix from the
+# acceptance tests' feature table (internal/clifeatures); internal/repocheck's tests fail when those
+# blocks are not what it writes.
 # The schema is looked up under registry.terraform.io/hashicorp/apm, the address tfplugindocs expects; the
 # provider binary itself does not care under which address the CLI launches it.
 #
@@ -45,9 +45,8 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # The lists of types come from the registry and the support matrix from the tests' feature table;
-# they go into README.md and templates/ before tfplugindocs reads it.
-if ! APM_DOCS_UPDATE=1 go test ./internal/provider/ -run '^(TestDocsListEveryServedType|TestDocsSupportMatrixIsTheFeatureTable)$' \
-  -count=1 >"$tmp/types.log" 2>&1; then
+# they go into README.md and templates/ before tfplugindocs reads templates/.
+if ! go run ./cmd/doclists >"$tmp/types.log" 2>&1; then
   cat "$tmp/types.log" >&2
   echo "docs: could not write the lists of types or the support matrix" >&2
   exit 1

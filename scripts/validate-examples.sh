@@ -47,7 +47,7 @@ validate_with() {
 }
 
 # Action blocks need Terraform 1.14 or later (OpenTofu has none): with another CLI the action examples
-# are left out, saying so; TestRegisteredTypesHaveExamplesDocsAndTests holds each to its action schema.
+# are left out, saying so; internal/repocheck's TestRegisteredTypesHaveExamplesDocsAndTests holds each to its action schema.
 actions_ok=""
 if [[ "$("$cli" version | sed -n 1p)" =~ ^Terraform\ v([0-9]+)\.([0-9]+) ]] &&
   { [ "${BASH_REMATCH[1]}" -gt 1 ] || [ "${BASH_REMATCH[2]}" -ge 14 ]; }; then

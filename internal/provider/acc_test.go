@@ -19,6 +19,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -268,7 +269,7 @@ func runAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.
 // OpenTofu 1.11): older CLIs skip them, saying so.
 func runWriteOnlyAcc(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
 	t.Helper()
-	needs(t, featureWriteOnly)
+	needs(t, clifeatures.WriteOnly)
 	runAcc(t, checkDestroy, steps)
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
@@ -237,7 +238,7 @@ func hclLiteral(t *testing.T, name string, v tftypes.Value) string {
 // again when an update of terraform_data triggers it. What it must do comes from
 // actionEffects (actions_test.go), counted in the manager.
 func TestAccActionsCLI_everyActionInvokedAndTriggered(t *testing.T) {
-	cli, _ := needs(t, featureActions)
+	cli, _ := needs(t, clifeatures.Actions)
 	t.Parallel()
 	for _, action := range registeredActions(t) {
 		t.Run(action, func(t *testing.T) {
@@ -321,7 +322,7 @@ func cliError(t *testing.T, out string, ok bool, fragments ...string) {
 // action that waits for a server, a server that does not get there within the action's
 // timeout, named with the last state seen and the timeout.
 func TestAccActionsCLI_failedInvokeIsACLIError(t *testing.T) {
-	cli, _ := needs(t, featureActions)
+	cli, _ := needs(t, clifeatures.Actions)
 	t.Parallel()
 	const why = "the license allows no operations on this node"
 	for _, action := range registeredActions(t) {
@@ -370,7 +371,7 @@ var onFailureOutcomes = map[string]onFailureOutcome{
 // mode says (testdata/actions/on_failure.tf): for the apply, the triggering resource,
 // the later action and the resource downstream.
 func TestAccActionsCLI_onFailureModes(t *testing.T) {
-	cli, _ := needs(t, featureActions, featureActionFailure)
+	cli, _ := needs(t, clifeatures.Actions, clifeatures.ActionFailure)
 	t.Parallel()
 	const why = "web-1 is locked for maintenance"
 	for _, mode := range slices.Sorted(maps.Keys(onFailureOutcomes)) {

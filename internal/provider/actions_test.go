@@ -20,6 +20,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 )
 
 // The actions through the provider's protocol server, as Terraform 1.14 calls them for
@@ -468,7 +469,7 @@ func TestActions_badArgumentsFailAtValidate(t *testing.T) {
 // one deploy, one import; the servers and the application end running. Terraform below
 // 1.14 and OpenTofu know no actions: the test skips there, saying so.
 func TestAccActions_dayTwoTriggers(t *testing.T) {
-	needs(t, featureActions)
+	needs(t, clifeatures.Actions)
 	env := newAccEnv(t)
 	sim := env.needsSim("counts the requests that the actions send")
 	config := func(round int) string {

@@ -19,14 +19,15 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
+	"github.com/apmplatform/terraform-provider-apm/internal/docsnippets"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
@@ -51,16 +52,8 @@ var demoSeedObjects = map[string]int{
 // never reports: the guide's edits.
 var demoSeedSecrets = []string{"apm_database", "apm_user"}
 
-// guideSnippet is a marked snippet of the guide: the language of its fenced block
-// ("terraform" for a file that the template includes with tffile) and its text.
-type guideSnippet struct{ lang, text string }
-
-// snippetMarker is a snippet's mark, followed by a fenced block or a tffile directive.
-var snippetMarker = regexp.MustCompile("(?m)^<!-- snippet: ([a-z0-9-]+) -->\n" +
-	"(?:```([a-z]*)\n((?s:.*?))^```$" + `|\{\{ tffile "([^"]+)" \}\})`)
-
-// guideTemplate is the text of the guide's template, and the repository's directory.
-func guideTemplate(t testing.TB) (text, root string) {
+// guideTemplate is the text of the guide's template.
+func guideTemplate(t testing.TB) string {
 	t.Helper()
 	root, err := clitest.RepoRoot()
 	if err != nil {
@@ -70,97 +63,43 @@ func guideTemplate(t testing.TB) (text, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(src), root
+	return string(src)
 }
 
 // guideSnippets are the marked snippets of the guide, by name.
-func guideSnippets(t testing.TB) map[string]guideSnippet {
+func guideSnippets(t testing.TB) map[string]docsnippets.Marked {
 	t.Helper()
-	src, root := guideTemplate(t)
-	out := map[string]guideSnippet{}
-	for _, m := range snippetMarker.FindAllStringSubmatch(src, -1) {
-		name := m[1]
-		if _, dup := out[name]; dup {
-			t.Fatalf("%s: snippet %s is marked twice", adoptGuideTemplate, name)
-		}
-		if file := m[4]; file != "" {
-			text, err := os.ReadFile(filepath.Join(root, file))
-			if err != nil {
-				t.Fatalf("%s: snippet %s: %v", adoptGuideTemplate, name, err)
-			}
-			out[name] = guideSnippet{lang: "terraform", text: string(text)}
-			continue
-		}
-		out[name] = guideSnippet{lang: m[2], text: m[3]}
+	root, err := clitest.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := strings.Count(src, "<!-- snippet: "); n != len(out) {
-		t.Fatalf("%s: %d snippet marks, but %d are followed by a fenced block or a tffile directive", adoptGuideTemplate, n, len(out))
+	snippets, err := docsnippets.MarkedIn(root, adoptGuideTemplate)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return snippets
 }
 
 // guideSnippetText is the guide's snippet of that name and language, or fails the test.
-func guideSnippetText(t testing.TB, snippets map[string]guideSnippet, name, lang string) string {
+func guideSnippetText(t testing.TB, snippets map[string]docsnippets.Marked, name, lang string) string {
 	t.Helper()
 	s, ok := snippets[name]
 	if !ok {
 		t.Fatalf("%s has no snippet %q", adoptGuideTemplate, name)
 	}
-	if s.lang != lang {
-		t.Fatalf("%s: snippet %q is %q, want %q", adoptGuideTemplate, name, s.lang, lang)
+	if s.Lang != lang {
+		t.Fatalf("%s: snippet %q is %q, want %q", adoptGuideTemplate, name, s.Lang, lang)
 	}
-	return s.text
+	return s.Text
 }
 
-// The discovery configuration writes import blocks for every resource type, each with
-// the attributes of the type's identity; the query lists every type. A type added later
-// fails here until the guide adopts it.
-func TestAdoptionGuide_coversEveryType(t *testing.T) {
-	snippets := guideSnippets(t)
+// The demo seed, which the adoption guide's tests adopt, holds every resource type (and
+// internal/repocheck's TestAdoptionGuide_coversEveryType checks that the guide's discovery
+// and query name every one). A type added later fails here until the seed has it.
+func TestAdoptionGuide_demoSeedHasEveryType(t *testing.T) {
 	types := slices.Sorted(maps.Keys(registeredTypes()))
 	if got := slices.Sorted(maps.Keys(demoSeedObjects)); !slices.Equal(got, types) {
 		t.Errorf("demoSeedObjects has %v, want every registered type %v", got, types)
-	}
-
-	body := parseHCLSnippet(t, "discover", guideSnippetText(t, snippets, "discover", "terraform"))
-	objects, identity := localExpr(t, body, "objects"), localExpr(t, body, "identity")
-	if got := objectKeys(t, objects); !slices.Equal(got, types) {
-		t.Errorf("discover: local.objects has %v, want every registered type %v", got, types)
-	}
-	identityValue, diags := identity.Value(nil)
-	if diags.HasErrors() {
-		t.Fatalf("discover: local.identity: %s", diags.Error())
-	}
-	schemas, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range types {
-		var want []string
-		for _, a := range schemas.IdentitySchemas[name].IdentityAttributes {
-			want = append(want, a.Name)
-		}
-		slices.Sort(want)
-		var got []string
-		if identityValue.Type().IsObjectType() && identityValue.Type().HasAttribute(name) {
-			for _, v := range identityValue.GetAttr(name).AsValueSlice() {
-				got = append(got, v.AsString())
-			}
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Errorf("discover: local.identity.%s is %v, want the attributes of its identity %v", name, got, want)
-		}
-	}
-
-	var listed []string
-	for _, b := range parseHCLSnippet(t, "query", guideSnippetText(t, snippets, "query", "hcl")).Blocks {
-		if b.Type == "list" && len(b.Labels) == 2 {
-			listed = append(listed, b.Labels[0])
-		}
-	}
-	if slices.Sort(listed); !slices.Equal(listed, types) {
-		t.Errorf("query: list blocks for %v, want one for every registered type %v", listed, types)
 	}
 }
 
@@ -173,33 +112,6 @@ func parseHCLSnippet(t *testing.T, name, text string) *hclsyntax.Body {
 	return f.Body.(*hclsyntax.Body) //nolint:forcetypeassert // hclsyntax always returns its own body
 }
 
-// localExpr is the expression of a local value of body.
-func localExpr(t *testing.T, body *hclsyntax.Body, name string) hclsyntax.Expression {
-	t.Helper()
-	for _, b := range body.Blocks {
-		if a, ok := b.Body.Attributes[name]; ok && b.Type == "locals" {
-			return a.Expr
-		}
-	}
-	t.Fatalf("no local value %s", name)
-	return nil
-}
-
-// objectKeys are the keys of an object constructor, sorted.
-func objectKeys(t *testing.T, expr hclsyntax.Expression) []string {
-	t.Helper()
-	cons, ok := expr.(*hclsyntax.ObjectConsExpr)
-	if !ok {
-		t.Fatalf("%T is no object constructor", expr)
-	}
-	var keys []string
-	for _, item := range cons.Items {
-		keys = append(keys, hcl.ExprAsKeyword(item.KeyExpr))
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // adoptionGuide is one run of the guide: a CLI, the demo seed's apmsim, the directory the
 // guide adopts into, and the environment its snippets export.
 type adoptionGuide struct {
@@ -208,7 +120,7 @@ type adoptionGuide struct {
 	version  string
 	env      *accEnv
 	dir      string
-	snippets map[string]guideSnippet
+	snippets map[string]docsnippets.Marked
 	exported map[string]string
 	// objects is what the manager holds, by resource type: the demo seed, and what the
 	// test arranged beside it.
@@ -219,7 +131,7 @@ type adoptionGuide struct {
 
 // newAdoptionGuide prepares a run of the guide on the acceptance tests' CLI, skipping
 // where the CLI lacks one of the features the test runs.
-func newAdoptionGuide(t *testing.T, features ...cliFeature) *adoptionGuide {
+func newAdoptionGuide(t *testing.T, features ...clifeatures.Feature) *adoptionGuide {
 	t.Helper()
 	cli, version := needs(t, features...)
 	// The provider runs in this process and reads its connection settings from this
@@ -666,7 +578,7 @@ func TestAccAdoptionGuide_https(t *testing.T) {
 
 // The same with import blocks by identity (Terraform and OpenTofu 1.12 and later).
 func TestAccAdoptionGuide_importByIdentity(t *testing.T) {
-	g := newAdoptionGuide(t, featureIdentity)
+	g := newAdoptionGuide(t, clifeatures.Identity)
 	// The guide's discovery by identity runs after the init of its plain discovery.
 	g.write("discover/main.tf", "discover")
 	g.terraform("terraform -chdir=discover init")
@@ -676,10 +588,10 @@ func TestAccAdoptionGuide_importByIdentity(t *testing.T) {
 // The import block with for_each into a resource block written by hand (Terraform and
 // OpenTofu 1.7 and later) imports the two WAS servers and changes nothing.
 func TestAccAdoptionGuide_forEach(t *testing.T) {
-	g := newAdoptionGuide(t, featureForEachImport)
+	g := newAdoptionGuide(t, clifeatures.ForEachImport)
 	g.write("main.tf", "for-each")
 	const want = "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy."
-	if src, _ := guideTemplate(t); !strings.Contains(src, "`"+want+"`") {
+	if src := guideTemplate(t); !strings.Contains(src, "`"+want+"`") {
 		t.Fatalf("the guide no longer says %q after the for_each snippet: change the test with it", want)
 	}
 	for _, line := range []string{"terraform init", "terraform plan"} {
@@ -705,7 +617,7 @@ func TestAccAdoptionGuide_forEach(t *testing.T) {
 // provider's GenerateResourceConfig, which TestGenerateResourceConfigForEveryType checks
 // for every type on every CLI.
 func TestAccAdoptionGuide_query(t *testing.T) {
-	needs(t, featureListResources)
+	needs(t, clifeatures.ListResources)
 	env := newAccEnvWith(t, apmsimtest.WithSeed(apmsim.SeedDemo))
 	query := guideSnippetText(t, guideSnippets(t), "query", "hcl")
 	var checks []querycheck.QueryResultCheck

@@ -148,7 +148,6 @@ type checkedPackage struct {
 	fset   *token.FileSet
 	syntax []*ast.File
 	info   *types.Info
-	pkg    *types.Package
 }
 
 // typeCheckPackage parses and type-checks the package without its tests, against the
@@ -182,11 +181,10 @@ func typeCheckPackage() (*checkedPackage, error) {
 		}
 		return os.Open(file)
 	})}
-	pkg, err := conf.Check("provider", fset, syntax, info)
-	if err != nil {
+	if _, err := conf.Check("provider", fset, syntax, info); err != nil {
 		return nil, fmt.Errorf("type-check: %w", err)
 	}
-	return &checkedPackage{fset: fset, syntax: syntax, info: info, pkg: pkg}, nil
+	return &checkedPackage{fset: fset, syntax: syntax, info: info}, nil
 }
 
 // exportData maps the package's dependencies to their compiled export data.

@@ -72,36 +72,37 @@ func TestListDataSourcesOfManagedObjectsGiveImportIDs(t *testing.T) {
 	resp := providerSchemas(t)
 	imported := map[string]bool{}
 	for _, name := range slices.Sorted(maps.Keys(lists)) {
-		list, imports := lists[name][0], lists[name][1]
-		_, excused := notManaged[name]
-		switch {
-		case imports == "" && !excused:
-			t.Errorf("%s lists %s without saying what they import as (ListDataSourceType.Imports); if no resource manages them, add it to notManaged", name, list)
-			continue
-		case imports == "":
-			continue
-		case excused:
-			t.Errorf("%s is in notManaged but its items import as apm_%s", name, imports)
-		}
-		resourceType := "apm_" + imports
-		imported[resourceType] = true
-		if _, ok := resp.ResourceSchemas[resourceType]; !ok {
-			t.Errorf("%s: its items import as %s, which is no registered resource type", name, resourceType)
-		}
-		var itemAttr string
-		for _, a := range resp.DataSourceSchemas[name].Block.Attributes {
-			if a.Name != list || a.NestedType == nil {
-				continue
+		t.Run(name, func(t *testing.T) {
+			list, imports := lists[name][0], lists[name][1]
+			_, excused := notManaged[name]
+			switch {
+			case imports == "" && !excused:
+				t.Fatalf("%s lists %s without saying what they import as (ListDataSourceType.Imports); if no resource manages them, add it to notManaged", name, list)
+			case imports == "":
+				return
+			case excused:
+				t.Errorf("%s is in notManaged but its items import as apm_%s", name, imports)
 			}
-			for _, item := range a.NestedType.Attributes {
-				if item.Name == "import_id" {
-					itemAttr = item.Description
+			resourceType := "apm_" + imports
+			imported[resourceType] = true
+			if _, ok := resp.ResourceSchemas[resourceType]; !ok {
+				t.Errorf("%s: its items import as %s, which is no registered resource type", name, resourceType)
+			}
+			var itemAttr string
+			for _, a := range resp.DataSourceSchemas[name].Block.Attributes {
+				if a.Name != list || a.NestedType == nil {
+					continue
+				}
+				for _, item := range a.NestedType.Attributes {
+					if item.Name == "import_id" {
+						itemAttr = item.Description
+					}
 				}
 			}
-		}
-		if want := fmt.Sprintf("`terraform import %s.name <import_id>`", resourceType); !strings.Contains(itemAttr, want) {
-			t.Errorf("%s: the items of %s must have an import_id documented with %s; got %q", name, list, want, itemAttr)
-		}
+			if want := fmt.Sprintf("`terraform import %s.name <import_id>`", resourceType); !strings.Contains(itemAttr, want) {
+				t.Errorf("%s: the items of %s must have an import_id documented with %s; got %q", name, list, want, itemAttr)
+			}
+		})
 	}
 	for name := range notManaged {
 		if _, ok := lists[name]; !ok {
@@ -109,7 +110,7 @@ func TestListDataSourcesOfManagedObjectsGiveImportIDs(t *testing.T) {
 		}
 	}
 	for name, s := range resp.ResourceSchemas {
-		if managesAnObject(s) && !imported[name] {
+		if engine.ManagesAnObject(s) && !imported[name] {
 			t.Errorf("no list data source lists %s objects with their import IDs", name)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
@@ -215,7 +216,7 @@ func TestAccGeneratedConfig(t *testing.T) {
 				}
 				t.Run("id", func(t *testing.T) { adoptWithGeneratedConfig(t, cli, version, name, c, byImportID) })
 				t.Run("identity", func(t *testing.T) {
-					if why := featureIdentity.missing(version); why != "" {
+					if why := clifeatures.Identity.Missing(version); why != "" {
 						t.Skip(why)
 					}
 					adoptWithGeneratedConfig(t, cli, version, name, c, byIdentity)
@@ -232,7 +233,7 @@ func TestAccGeneratedConfig(t *testing.T) {
 // the blocks of the types that have one, the generated file plans the import of every
 // object it names and nothing else, the apply imports them, and the plan after it is empty.
 func TestAccGeneratedConfig_query(t *testing.T) {
-	cli, _ := needs(t, featureListResources, featureQueryGenConfig)
+	cli, _ := needs(t, clifeatures.ListResources, clifeatures.QueryGenConfig)
 	env := newAccEnv(t)
 	env.needsSim("imports every object of the manager, of which a shared one holds more than the test's")
 	p := env.arrangeAdoptable()
@@ -319,7 +320,7 @@ func withSecretsAdded(t *testing.T, generated string, p adoptable) (string, map[
 
 // writeOnlyCLI reports whether the CLI of version (the first line of `<cli> version`)
 // takes write-only attributes.
-func writeOnlyCLI(version string) bool { return featureWriteOnly.has(version) }
+func writeOnlyCLI(version string) bool { return clifeatures.WriteOnly.Has(version) }
 
 // importKind is how an import block names its object: the argument it gives, for the
 // object of the import ID id.
@@ -449,7 +450,7 @@ func adoptWithGeneratedConfig(t *testing.T, cli, version, typeName string, c ado
 
 // quotesMapKeys reports whether the CLI of version quotes the keys of a generated map
 // attribute that are not identifiers (the ids of WAS servers in apm_web_workers).
-func quotesMapKeys(version string) bool { return featureQuotedMapKeys.has(version) }
+func quotesMapKeys(version string) bool { return clifeatures.QuotedMapKeys.Has(version) }
 
 // unquotedMapKey is a map key of generated HCL that is not an identifier, written without
 // quotes: hclwrite formats SYS-0001/app-01/was-1 as SYS-0001 / app-01 / was-1.

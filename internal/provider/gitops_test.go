@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	"github.com/apmplatform/terraform-provider-apm/internal/clitest"
 )
 
@@ -204,7 +205,7 @@ func TestAccGitOps_driftCheck(t *testing.T) {
 	// The guide's way to give the key from Terraform keeps it out of the saved plan; the
 	// sensitive variable it warns against does not.
 	t.Run("key variable", func(t *testing.T) {
-		if why := featureEphemeralVars.missing(version); why != "" {
+		if why := clifeatures.EphemeralVars.Missing(version); why != "" {
 			t.Skip(why)
 		}
 		ephemeral := guideKeyVariable(t, w.root)

@@ -25,6 +25,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 )
 
 // identityCase is how the identity test exercises one resource type: a configuration of
@@ -209,7 +210,7 @@ func TestAccResourceIdentity(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			needs(t, featureIdentity)
+			needs(t, clifeatures.Identity)
 			env := newAccEnv(t)
 			cfg := c.config(env)
 			want := c.identity(env)
@@ -259,27 +260,27 @@ func TestAccResourceIdentity(t *testing.T) {
 // the form of its part of the import ID.
 func TestIdentityImportExamplesFitTheIdentity(t *testing.T) {
 	for name, typ := range registeredTypes() {
-		file := filepath.Join("..", "..", "examples", "resources", name, "import-by-identity.tf")
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		to, identity, err := identityImport(src, file)
-		if err != nil {
-			t.Errorf("%s: %v", file, err)
-			continue
-		}
-		if !strings.HasPrefix(to, name+".") {
-			t.Errorf("%s imports into %s, not into an %s", file, to, name)
-		}
-		checker, ok := typ.(interface{ CheckIdentity(map[string]string) error })
-		if !ok {
-			t.Fatalf("%s cannot check identities", name)
-		}
-		if err := checker.CheckIdentity(identity); err != nil {
-			t.Errorf("%s: the identity %v does not fit %s: %v", file, identity, name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join("..", "..", "examples", "resources", name, "import-by-identity.tf")
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			to, identity, err := identityImport(src, file)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if !strings.HasPrefix(to, name+".") {
+				t.Errorf("%s imports into %s, not into an %s", file, to, name)
+			}
+			checker, ok := typ.(interface{ CheckIdentity(map[string]string) error })
+			if !ok {
+				t.Fatalf("%s cannot check identities", name)
+			}
+			if err := checker.CheckIdentity(identity); err != nil {
+				t.Errorf("%s: the identity %v does not fit %s: %v", file, identity, name, err)
+			}
+		})
 	}
 }
 

@@ -18,6 +18,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
 
 // Every managed type has a list resource of the same name, and nothing else has one.
@@ -27,7 +30,7 @@ func TestListResourcesCoverEveryManagedType(t *testing.T) {
 		t.Fatal(err)
 	}
 	managed := maps.Clone(resp.ResourceSchemas)
-	maps.DeleteFunc(managed, func(_ string, s *tfprotov6.Schema) bool { return !managesAnObject(s) })
+	maps.DeleteFunc(managed, func(_ string, s *tfprotov6.Schema) bool { return !engine.ManagesAnObject(s) })
 	got, want := slices.Sorted(maps.Keys(resp.ListResourceSchemas)), slices.Sorted(maps.Keys(managed))
 	if !slices.Equal(got, want) {
 		t.Errorf("list resources %v, want one for each managed type %v", got, want)
@@ -226,7 +229,7 @@ func platformConfig(t *testing.T, env *accEnv) string {
 // the query file alone: plugin-testing writes it beside the previous step's .tf files,
 // whose provider block configures its list blocks (a second one is a duplicate).
 func TestAccListResources_query(t *testing.T) {
-	needs(t, featureListResources)
+	needs(t, clifeatures.ListResources)
 	env := newAccEnv(t)
 	shop := env.name("shop")
 	accTest(t, resource.TestCase{
@@ -292,7 +295,7 @@ type queriedObject struct {
 // (one subtest each) must find exactly its objects: the number, each identity, display
 // name and key attributes.
 func TestAccListResources_queryEveryType(t *testing.T) {
-	needs(t, featureListResources)
+	needs(t, clifeatures.ListResources)
 	env := newAccEnv(t)
 	env.needsSim("counts every system, user and role of the manager, which must hold only the test's")
 	ctx := context.Background()

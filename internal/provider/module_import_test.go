@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -24,7 +25,7 @@ import (
 // runs directly: plugin-testing's state checks and its destroy refuse a state with
 // modules ("Modules are not supported").
 func TestAccModuleImport_byIdentity(t *testing.T) {
-	cli, _ := needs(t, featureModuleImport, featureIdentity)
+	cli, _ := needs(t, clifeatures.ModuleImport, clifeatures.Identity)
 	env := newAccEnv(t)
 	cert := newWebTestCert(t, "web-1.example", nil)
 	bare := moduleDir(t, "discovery/platform.tf", "module_import/module.tf")

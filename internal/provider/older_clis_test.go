@@ -13,6 +13,7 @@ import (
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 )
 
 // A CLI without actions and list resources (OpenTofu 1.12, Terraform before 1.14) is served
@@ -27,8 +28,8 @@ func TestAccOlderCLIs_servedWithoutWarnings(t *testing.T) {
 	if n, m := len(registered.Actions(ctx)), len(registered.ListResources(ctx)); n == 0 || m == 0 {
 		t.Fatalf("the provider registers %d actions and %d list resources: the test needs both", n, m)
 	}
-	for _, f := range []cliFeature{featureActions, featureListResources} {
-		if why := f.missing(version); why != "" {
+	for _, f := range []clifeatures.Feature{clifeatures.Actions, clifeatures.ListResources} {
+		if why := f.Missing(version); why != "" {
 			t.Logf("%s: the provider registers them all the same", why)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/clifeatures"
 )
 
 // The rolling operations against a manager whose servers and applications take time to
@@ -108,7 +109,7 @@ func TestAccWASRollout_failedServerStopsTheRoll(t *testing.T) {
 // `terraform apply -invoke`: a restart two servers at a time and a redeploy one at a
 // time, each sampled, and a restart that a server stops.
 func TestAccRollingActions_invoked(t *testing.T) {
-	cli, _ := needs(t, featureActions)
+	cli, _ := needs(t, clifeatures.Actions)
 	t.Parallel()
 	was, _ := rollingRefs()
 	for _, c := range []struct {

@@ -98,3 +98,24 @@ func TestTfExpandsIncludes(t *testing.T) {
 		t.Errorf("tf() = %s\nwant a, b and c, a once, with its variable filled in", got)
 	}
 }
+
+// readAll is the text of the files that match pattern and that keep selects (all when
+// keep is nil).
+func readAll(t *testing.T, pattern string, keep func(string) bool) string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keep == nil || keep(string(data)) {
+			b.Write(data)
+		}
+	}
+	return b.String()
+}

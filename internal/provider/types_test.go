@@ -2,14 +2,9 @@ package provider
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -39,13 +34,36 @@ func providerSchemas(t *testing.T) *tfprotov6.GetProviderSchemaResponse {
 // without a CLI. Every attribute, nested ones included, must be described.
 func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 	resp := providerSchemas(t)
+	identities, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range identities.Diagnostics {
+		t.Errorf("identity schema diagnostic: %s: %s", d.Summary, d.Detail)
+	}
+	// check is the subtest of one type: its schema is described, and a resource's identity
+	// is described and required for import.
 	check := func(kind, name string, s *tfprotov6.Schema) {
-		if s.Block.Description == "" {
-			t.Errorf("%s %s has no description", kind, name)
-		}
-		walkAttributes(name, s.Block.Attributes, func(at string, a *tfprotov6.SchemaAttribute) {
-			if strings.TrimSpace(a.Description) == "" {
-				t.Errorf("%s %s: attribute %s has no description", kind, name, at)
+		t.Run(kind+" "+name, func(t *testing.T) {
+			if s.Block.Description == "" {
+				t.Errorf("%s %s has no description", kind, name)
+			}
+			walkAttributes(name, s.Block.Attributes, func(at string, a *tfprotov6.SchemaAttribute) {
+				if strings.TrimSpace(a.Description) == "" {
+					t.Errorf("%s %s: attribute %s has no description", kind, name, at)
+				}
+			})
+			if kind != "resource" || !engine.ManagesAnObject(s) {
+				return // an operation resource has no identity
+			}
+			identity, ok := identities.IdentitySchemas[name]
+			if !ok || len(identity.IdentityAttributes) == 0 {
+				t.Fatalf("resource %s has no identity", name)
+			}
+			for _, a := range identity.IdentityAttributes {
+				if !a.RequiredForImport || a.OptionalForImport || strings.TrimSpace(a.Description) == "" {
+					t.Errorf("resource %s: identity attribute %s must be required for import and described: %+v", name, a.Name, a)
+				}
 			}
 		})
 	}
@@ -59,28 +77,6 @@ func TestRegisteredTypesHaveValidDescribedSchemas(t *testing.T) {
 		check("action", name, s.Schema)
 	}
 	check("provider", "apm", resp.Provider)
-	identities, err := protocolServer(t).GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range identities.Diagnostics {
-		t.Errorf("identity schema diagnostic: %s: %s", d.Summary, d.Detail)
-	}
-	for name, s := range resp.ResourceSchemas {
-		if !managesAnObject(s) {
-			continue
-		}
-		identity, ok := identities.IdentitySchemas[name]
-		if !ok || len(identity.IdentityAttributes) == 0 {
-			t.Errorf("resource %s has no identity", name)
-			continue
-		}
-		for _, a := range identity.IdentityAttributes {
-			if !a.RequiredForImport || a.OptionalForImport || strings.TrimSpace(a.Description) == "" {
-				t.Errorf("resource %s: identity attribute %s must be required for import and described: %+v", name, a.Name, a)
-			}
-		}
-	}
 	sensitive := map[string]bool{}
 	for _, a := range resp.Provider.Block.Attributes {
 		sensitive[a.Name] = a.Sensitive
@@ -100,164 +96,16 @@ func walkAttributes(prefix string, attributes []*tfprotov6.SchemaAttribute, visi
 	}
 }
 
-// Every type has an example that the docs use, a generated page, and at least one
-// acceptance test that declares it; every resource documents its import three ways (the
-// command, an import block by ID, an import block by identity), each of a resource its
-// example declares.
-func TestRegisteredTypesHaveExamplesDocsAndTests(t *testing.T) {
-	resp := providerSchemas(t)
-	tests := acceptanceTestSources(t)
-	for name, s := range resp.ResourceSchemas {
-		short := strings.TrimPrefix(name, "apm_")
-		dir := filepath.Join("..", "..", "examples", "resources", name)
-		declared := requireFile(t, filepath.Join(dir, "resource.tf"))
-		if !regexp.MustCompile(`resource\s+"` + name + `"`).MatchString(tests) {
-			t.Errorf("no acceptance test declares resource %s", name)
-		}
-		if !managesAnObject(s) {
-			requireFile(t, filepath.Join("..", "..", "docs", "resources", short+".md"))
-			continue // an operation: nothing to import
-		}
-		imports := map[string]*regexp.Regexp{
-			"import.sh":              regexp.MustCompile(`(?m)^terraform import (\S+)`),
-			"import-by-string-id.tf": regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)`),
-			"import-by-identity.tf":  regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)`),
-		}
-		for file, address := range imports {
-			matches := address.FindAllStringSubmatch(requireFile(t, filepath.Join(dir, file)), -1)
-			if len(matches) == 0 {
-				t.Errorf("examples/resources/%s/%s imports nothing", name, file)
-			}
-			for _, m := range matches {
-				typ, local, _ := strings.Cut(m[1], ".")
-				if typ != name || !regexp.MustCompile(`resource\s+"`+name+`"\s+"`+regexp.QuoteMeta(local)+`"`).MatchString(declared) {
-					t.Errorf("examples/resources/%s/%s imports %s, which its resource.tf does not declare", name, file, m[1])
-				}
-			}
-		}
-		page := requireFile(t, filepath.Join("..", "..", "docs", "resources", short+".md"))
-		if !strings.Contains(page, "## Import") || !strings.Contains(page, "### Identity Schema") ||
-			!strings.Contains(page, "can be used with the `id` attribute") {
-			t.Errorf("docs/resources/%s.md has no import section with the identity schema and an import block by id", short)
-		}
-	}
-	for name := range resp.DataSourceSchemas {
-		short := strings.TrimPrefix(name, "apm_")
-		requireFile(t, filepath.Join("..", "..", "examples", "data-sources", name, "data-source.tf"))
-		requireFile(t, filepath.Join("..", "..", "docs", "data-sources", short+".md"))
-		if !regexp.MustCompile(`data\s+"` + name + `"`).MatchString(tests) {
-			t.Errorf("no acceptance test declares data source %s", name)
-		}
-	}
-	for name := range resp.ActionSchemas {
-		example := filepath.Join("..", "..", "examples", "actions", name, "action.tf")
-		checkActionExample(t, example, name, resp.ActionSchemas, requireFile(t, example))
-		requireFile(t, filepath.Join("..", "..", "docs", "actions", strings.TrimPrefix(name, "apm_")+".md"))
-		if !regexp.MustCompile(`action\s+"` + name + `"`).MatchString(tests) {
-			t.Errorf("no acceptance test declares action %s", name)
-		}
-	}
-}
-
-// checkActionExample holds an action's example to its schema: the CLIs here have no
-// action blocks (Terraform 1.14 and later), so scripts/validate-examples.sh cannot.
-func checkActionExample(t *testing.T, file, name string, schemas map[string]*tfprotov6.ActionSchema, text string) {
-	t.Helper()
-	if declared := checkActionBlocks(t, file, text, schemas); !declared[name] {
-		t.Errorf("%s declares no action %q", file, name)
-	}
-}
-
-// checkActionBlocks checks each action block of text against its action's schema (its
-// config sets only attributes of the schema, and every required one) and returns the
-// action types it declares.
-func checkActionBlocks(t *testing.T, where, text string, schemas map[string]*tfprotov6.ActionSchema) map[string]bool {
-	t.Helper()
-	declared := map[string]bool{}
-	f, diags := hclparse.NewParser().ParseHCL([]byte(text), where)
-	if diags.HasErrors() {
-		t.Errorf("%s: %v", where, diags)
-		return declared
-	}
-	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "action", LabelNames: []string{"type", "name"}}}})
-	for _, block := range content.Blocks {
-		name := block.Labels[0]
-		declared[name] = true
-		schema, ok := schemas[name]
-		if !ok {
-			t.Errorf("%s: the provider has no action %s", where, name)
-			continue
-		}
-		body, _, _ := block.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "config"}}})
-		set := map[string]bool{}
-		for _, config := range body.Blocks {
-			attrs, _ := config.Body.JustAttributes()
-			for attr := range attrs {
-				set[attr] = true
-			}
-		}
-		known := map[string]bool{}
-		for _, a := range schema.Schema.Block.Attributes {
-			known[a.Name] = true
-			if a.Required && !set[a.Name] {
-				t.Errorf("%s: the config of action %s lacks the required %s", where, name, a.Name)
-			}
-		}
-		for attr := range set {
-			if !known[attr] {
-				t.Errorf("%s: action %s has no attribute %s", where, name, attr)
-			}
-		}
-	}
-	return declared
-}
-
-func requireFile(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Errorf("missing %s", filepath.ToSlash(strings.TrimPrefix(name, "../../")))
-	}
-	return string(data)
-}
-
-// acceptanceTestSources is the text of this package's test files that run on a CLI, and
-// of the configurations they apply.
-func acceptanceTestSources(t *testing.T) string {
-	t.Helper()
-	return readAll(t, "*_test.go", func(src string) bool { return strings.Contains(src, "func TestAcc") }) +
-		readAll(t, filepath.Join("testdata", "*", "*.tf"), nil)
-}
-
-// readAll is the text of the files that match pattern and that keep selects (all when
-// keep is nil).
-func readAll(t *testing.T, pattern string, keep func(string) bool) string {
-	t.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if keep == nil || keep(string(data)) {
-			b.Write(data)
-		}
-	}
-	return b.String()
-}
-
 // Model/schema parity: every resource attribute is a field of the type's table (or the
 // engine's timeouts), every field of the resource view is an attribute, and a flattened
 // object fits the schema's type.
 func TestRegisteredTypesMatchTheirFieldTables(t *testing.T) {
 	for name, typ := range registeredTypes() {
-		if err := typ.Parity(context.Background()); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			if err := typ.Parity(context.Background()); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 

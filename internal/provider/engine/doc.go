@@ -54,8 +54,9 @@
 //  6. Add examples/resources/apm_<type>/ (resource.tf, import.sh, import-by-identity.tf,
 //     import-by-string-id.tf), acceptance tests with testdata/<type>/*.tf, the type's case
 //     of the identity test (identityCases), its endpoints' rows in api/coverage.md, `make
-//     generate`, and a CHANGELOG line; the registry-driven tests then require the rest
-//     (schema descriptions, docs, examples, identity, parity of the field table, coverage).
+//     generate`, and a CHANGELOG line; the registry-driven tests then require the rest:
+//     internal/provider's (schema descriptions, identity, parity of the field table) and
+//     internal/repocheck's (docs, examples, CHANGELOG, coverage).
 //
 // # Adding an action
 //

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -48,6 +50,13 @@ type OperationType[C any] struct {
 // last run did; every operation resource has it and no other resource does, so a
 // schema tells an operation resource apart from one that manages an object.
 const OperationOutcomeAttr = "last_outcome"
+
+// ManagesAnObject reports whether a resource schema is of a resource that manages an
+// object of the manager, rather than of an operation resource, which has no identity,
+// import, list resource or discovery.
+func ManagesAnObject(s *tfprotov6.Schema) bool {
+	return !slices.ContainsFunc(s.Block.Attributes, func(a *tfprotov6.SchemaAttribute) bool { return a.Name == OperationOutcomeAttr })
+}
 
 // The other attributes every operation resource has besides its fields.
 const (

@@ -1,11 +1,19 @@
-package provider
+package repocheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
 	"go/types"
+	"io"
 	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/apmplatform/terraform-provider-apm/api"
+	apmprovider "github.com/apmplatform/terraform-provider-apm/internal/provider"
 )
 
 // api/coverage.md names, for every endpoint, the Terraform types that reach it. Each type
@@ -74,7 +83,7 @@ func TestReachGraphTellsTypesApart(t *testing.T) {
 // must be made of the same syntax.
 func registeredTypesGraph(t *testing.T) (map[string]ast.Expr, *reachGraph) {
 	t.Helper()
-	pkg, err := typeCheckPackage()
+	pkg, err := typeCheckPackage(providerDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +104,13 @@ func reachesAny(reached map[string]bool, calls []string) bool {
 }
 
 // registeredTypeRoots maps every type the provider registers ("resource apm_system") to
-// its entry in registry.go: the n-th element of the list a registry method returns is the
+// its entry in internal/provider/registry.go: the n-th element of the list a registry method returns is the
 // n-th type it registers. A list resource's entry is that of the list data source it is
 // made from. Actions count when the provider has them (provider.ProviderWithActions).
 func registeredTypeRoots(files []*ast.File) (map[string]ast.Expr, error) {
 	ctx := context.Background()
 	entries := registryEntries(files)
-	p := &apmProvider{}
+	p := apmprovider.New("test")()
 	roots := map[string]ast.Expr{}
 	add := func(method string, names []string) error {
 		if len(entries[method]) != len(names) {
@@ -130,7 +139,7 @@ func registeredTypeRoots(files []*ast.File) (map[string]ast.Expr, error) {
 			listedBy["list resource "+listResourceName(l.ListResource()())] = "data source " + resp.TypeName
 		}
 	}
-	if pa, ok := any(p).(provider.ProviderWithActions); ok {
+	if pa, ok := p.(provider.ProviderWithActions); ok {
 		for _, newAction := range pa.Actions(ctx) {
 			var resp action.MetadataResponse
 			newAction().Metadata(ctx, action.MetadataRequest{ProviderTypeName: "apm"}, &resp)
@@ -142,7 +151,11 @@ func registeredTypeRoots(files []*ast.File) (map[string]ast.Expr, error) {
 			return nil, err
 		}
 	}
-	for _, newList := range p.ListResources(ctx) {
+	pl, ok := p.(provider.ProviderWithListResources)
+	if !ok {
+		return nil, errors.New("the provider has no list resources")
+	}
+	for _, newList := range pl.ListResources(ctx) {
 		name := "list resource " + listResourceName(newList())
 		ds, ok := listedBy[name]
 		if !ok {
@@ -159,7 +172,7 @@ func listResourceName(l list.ListResource) string {
 	return resp.TypeName
 }
 
-// registryEntries are the elements of the list each registry method of apmProvider
+// registryEntries are the elements of the list each registry method of the provider's type
 // returns as a literal, by method name.
 func registryEntries(files []*ast.File) map[string][]ast.Expr {
 	out := map[string][]ast.Expr{}
@@ -335,4 +348,65 @@ func (g *reachGraph) implementations(fn *types.Func) []*types.Func {
 		}
 	}
 	return out
+}
+
+// checkedPackage is a package's code (without its tests), parsed and type-checked.
+type checkedPackage struct {
+	syntax []*ast.File
+	info   *types.Info
+}
+
+// typeCheckPackage parses and type-checks the package in dir without its tests, against
+// the compiled export data of its dependencies. (internal/provider's attrnames_test.go has
+// its own, for its own directory: test helpers are not shared across packages.)
+func typeCheckPackage(dir string) (*checkedPackage, error) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", dir, err)
+	}
+	var syntax []*ast.File
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			return nil, fmt.Errorf("parsing: %w", err)
+		}
+		syntax = append(syntax, file)
+	}
+	exports, err := exportData(dir)
+	if err != nil {
+		return nil, err
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(file)
+	})}
+	if _, err := conf.Check(filepath.Base(dir), fset, syntax, info); err != nil {
+		return nil, fmt.Errorf("type-check: %w", err)
+	}
+	return &checkedPackage{syntax: syntax, info: info}, nil
+}
+
+// exportData maps the dependencies of the package in dir to their compiled export data.
+func exportData(dir string) (map[string]string, error) {
+	cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}", ".")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -export: %w", err)
+	}
+	exports := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, file, ok := strings.Cut(line, "="); ok && file != "" {
+			exports[path] = file
+		}
+	}
+	return exports, nil
 }
