@@ -787,7 +787,7 @@ func TestFailStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustOK(t, f.h, "POST", admin(one+"/action"), `{"action":"start"}`)
-	f.clock.advance(time.Second)
+	f.clock.advance(2 * time.Second)
 	if got := call(t, f.h, "GET", admin(one), "").body; !strings.Contains(got, `"status":"running"`) {
 		t.Fatalf("started again after FailStarts(false): %s, want running", got)
 	}

@@ -263,7 +263,7 @@ func (r roll) waitHealthy(ctx context.Context, c *conn, ref apm.ServerRef, quiet
 			return last, "healthy", nil
 		},
 	}.Wait(ctx)
-	if err == nil && !(quiet && looks == 1) {
+	if err == nil && (!quiet || looks > 1) {
 		r.progress.Say("%s is healthy: %s.", serverNamed(ref), last)
 	}
 	return last, err
