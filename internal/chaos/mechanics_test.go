@@ -38,9 +38,14 @@ func TestFleetConfig(t *testing.T) {
 	for name, f := range map[string]fleet{"initial": initialFleet, "scaled in": scaledInFleet, "replaced": replacedFleet} {
 		cfg := f.config()
 		count := func(typ string) int { return strings.Count(cfg, `resource "`+typ+`" `) }
-		// Every resource type the provider documents, in every topology.
+		// Every resource type the provider documents, in every topology, except the
+		// operation resources (apm_was_rollout): they manage no object for the census to
+		// count, so their pages have no import section.
 		for _, doc := range docs {
 			typ := "apm_" + strings.TrimSuffix(filepath.Base(doc), ".md")
+			if page, err := os.ReadFile(doc); err != nil || !strings.Contains(string(page), "\n## Import\n") {
+				continue
+			}
 			if n := count(typ); n < fleetTopologies {
 				t.Errorf("%s: %d %s resources, want at least one per topology (%d)", name, n, typ, fleetTopologies)
 			}
