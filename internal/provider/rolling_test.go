@@ -84,7 +84,7 @@ func TestAccWASRollout_failedServerStopsTheRoll(t *testing.T) {
 				watch = watchRoll(t, env)
 			},
 			Config: rollout(t, env, "restart", 1, "1", "2s"),
-			ExpectError: errorMatching(`WAS server "was-3" on node "app-01" of system "shop" did not become healthy within healthy_timeout (2s); last seen: stopped`,
+			ExpectError: errorMatching(`WAS server "was-3" on node "app-01" of system "shop" did not become healthy: its start failed (it was starting, then stopped again)`,
 				`It is left out of its load balancers`, `Done: restarted "was-1", "was-2", serving again`, `Not done: "was-4", serving as before`),
 		},
 		{
@@ -147,7 +147,7 @@ func TestAccRollingActions_invoked(t *testing.T) {
 		watch := watchRoll(t, env)
 		out, ok := d.invoke("action.apm_was_servers_rolling_restart.cluster")
 		t.Logf("apply -invoke:\n%s", out)
-		cliError(t, out, ok, `WAS server "was-2" on node "app-01" of system "shop" did not become healthy within healthy_timeout (2s); last seen: stopped`,
+		cliError(t, out, ok, `WAS server "was-2" on node "app-01" of system "shop" did not become healthy: its start failed (it was starting, then stopped again)`,
 			`Done: restarted "was-1", serving again`, `Not done: "was-3", "was-4", serving as before`, `invoke the action again`)
 		watch.finish(1)
 		watch.servingAsBefore(was[0])

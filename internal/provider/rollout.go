@@ -220,8 +220,12 @@ func (r roll) cycle(ctx context.Context, c *conn, ref apm.ServerRef) (string, er
 	defer cancel()
 	if err := r.op.up(ctx, c, ref, r.progress); err != nil {
 		var timedOut *apm.TimeoutError
-		if errors.As(err, &timedOut) {
+		var failed *transitionFailed
+		switch {
+		case errors.As(err, &timedOut):
 			return timedOut.LastState, err
+		case errors.As(err, &failed):
+			return failed.status, err
 		}
 		return "", err
 	}
@@ -287,12 +291,16 @@ func (r roll) stopped(i int, batches [][]apm.ServerRef, failed *apm.ServerRef, l
 	done := slices.Concat(batches[:i]...)
 	var b strings.Builder
 	var timedOut *apm.TimeoutError
+	var transition *transitionFailed
 	healthTimeout := failed != nil && errors.As(cause, &timedOut)
+	startFailed := failed != nil && errors.As(cause, &transition)
 	switch {
 	case failed == nil:
 		fmt.Fprintf(&b, "The roll stopped before batch %d of %d: %v.", i+1, len(batches), cause)
 	case healthTimeout:
 		fmt.Fprintf(&b, "%s did not become healthy within healthy_timeout (%s); last seen: %s.", serverNamed(*failed), engine.FormatDuration(r.healthyTimeout), last)
+	case startFailed:
+		fmt.Fprintf(&b, "%s did not become healthy: its %s failed (it was %s, then %s again).", serverNamed(*failed), transition.verb, transition.moved, last)
 	default:
 		fmt.Fprintf(&b, "%s failed in batch %d of %d: %v.", serverNamed(*failed), i+1, len(batches), cause)
 	}
@@ -309,9 +317,9 @@ func (r roll) stopped(i int, batches [][]apm.ServerRef, failed *apm.ServerRef, l
 	b.WriteString(" Find out why the server does not come back (its logs on its node), then apply again to roll again: " +
 		"every server a roll takes out of service is drained first, so rolling again costs time, not requests.")
 	stop := &rollStopped{message: b.String(), cause: cause}
-	if healthTimeout {
-		// The roll's own wait ran out, not the operation's timeout: the advice about the
-		// timeout argument would not fit.
+	if healthTimeout || startFailed {
+		// The message says all: the roll's own wait ran out (not the operation's timeout,
+		// whose advice would not fit), or the server failed in a way it names.
 		stop.cause = nil
 	}
 	return stop

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -72,6 +73,7 @@ func (c *conn) move(ctx context.Context, ref apm.ServerRef, want string, force b
 // each status it sees and, while one lasts, every progressEvery.
 func (c *conn) waitServer(ctx context.Context, ref apm.ServerRef, pending, target []string, progress engine.Progress) (*apm.Server, error) {
 	w := watch{progress: progress, what: serverNamed(ref), start: time.Now()}
+	var moved string // the transitional state seen on the way to a single target
 	return apm.Poll[*apm.Server]{
 		What: w.what, Pending: pending, Target: target,
 		Refresh: func(ctx context.Context) (*apm.Server, string, error) {
@@ -80,10 +82,35 @@ func (c *conn) waitServer(ctx context.Context, ref apm.ServerRef, pending, targe
 				return nil, "", err
 			}
 			w.saw(s.Status)
+			status := strings.ToLower(s.Status)
+			if len(target) == 1 && status == transitionTo[target[0]] {
+				moved = status
+			}
+			if moved != "" && status == transitionFrom[target[0]] {
+				// Before the transition, the former state is the manager being slow to
+				// show the action; after it, the action failed: waiting cannot help.
+				return nil, "", &transitionFailed{what: w.what, moved: moved, status: status, verb: transitionVerb[target[0]]}
+			}
 			return s, s.Status, nil
 		},
 	}.Wait(ctx)
 }
+
+// transitionFailed is a start or stop that the manager reports failed: the server went
+// through the transition and came back to where it was.
+type transitionFailed struct{ what, moved, status, verb string }
+
+func (e *transitionFailed) Error() string {
+	return fmt.Sprintf("%s was %s and is %s again: its %s failed. Check the server on its node (its logs), then apply again", e.what, e.moved, e.status, e.verb)
+}
+
+// transitionTo is the state a server passes through on its way to a state;
+// transitionFrom is where it comes from, and transitionVerb what takes it there.
+var (
+	transitionTo   = map[string]string{stateRunning: "starting", stateStopped: "stopping"}
+	transitionFrom = map[string]string{stateRunning: stateStopped, stateStopped: stateRunning}
+	transitionVerb = map[string]string{stateRunning: "start", stateStopped: "stop"}
+)
 
 // progressEvery is how often a wait says that the state it sees lasts: often enough that
 // a long start does not look hung, seldom enough not to flood the CLI.
