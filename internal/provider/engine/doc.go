@@ -10,7 +10,8 @@
 // diagnostics. It knows no type: the provider's files declare them (internal/provider), and
 // C is the provider's connection, handed to the calls untouched. The files are named for
 // what they hold: resource.go (the declaration and create, read, update), delete.go,
-// import.go, timeouts.go, plan.go, identity.go, list_resource.go, action.go, functions.go.
+// import.go, timeouts.go, plan.go, identity.go, list_resource.go, action.go, operation.go,
+// functions.go.
 //
 // # Glossary
 //
@@ -38,6 +39,10 @@
 //   - action: a day-two operation (Terraform 1.14 and later) that changes no state, such as
 //     a server's restart (ActionType, action.go); its configuration is fields of the
 //     object Attrs, its progress goes to Terraform as it works (Progress).
+//   - operation resource: the declarative twin of an action for every CLI (OperationType,
+//     operation.go): it manages no object, runs at create and whenever its triggers change,
+//     and records what its last run did; it has no identity, import or list resource
+//     (ManagesAnObject tells it apart in the registry-driven tests).
 //
 // # Adding a type
 //
@@ -66,7 +71,9 @@
 // examples/actions/apm_<name>/action.tf (with an `apply -invoke` line), its case in the
 // actions' tests (actions_test.go: actionArgs, actionEffects; actions_cli_test.go:
 // referencedArgs, for its run on the newest Terraform) and an acceptance configuration that
-// declares it; `make generate` writes docs/actions/.
+// declares it; `make generate` writes docs/actions/. For its twin on every CLI, declare an
+// OperationType with the same fields and CheckPlan (as apm_was_rollout is of the rolling
+// actions, rolling_operations.go) and register it in Resources.
 //
 // # Validating a string
 //
