@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
 )
 
 // checkApplications compares the context paths deployed on was-1 with want, and the data
@@ -51,7 +53,9 @@ func (e *accEnv) checkApplications(dataAddr string, contextPaths ...string) reso
 // undeployed outside Terraform and deployed again, import by its id and by the other
 // spelling, a new archive redeploys it. A context path without its slash fails at plan.
 func TestAccWASApplication_lifecycle(t *testing.T) {
-	env := newAccEnv(t)
+	// No transition delay: the data source reads the application right after its deploy,
+	// when a manager with one would still report it deploying.
+	env := newAccEnvWith(t, apmsimtest.WithTransitionDelay(-1))
 	sim := env.needsSim("counts the undeploys and deploys that a new archive sends")
 	shop := env.name("shop")
 	config := func(contextPath, source string) string {
