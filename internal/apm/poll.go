@@ -75,7 +75,7 @@ type Poll[T any] struct {
 	// DefaultPollMinInterval and DefaultPollMaxInterval.
 	MinInterval, MaxInterval time.Duration
 
-	// sleep waits for d or until ctx is done; nil means sleepCtx. Tests replace it so that
+	// sleep waits for d or until ctx is done; nil means Sleep. Tests replace it so that
 	// they need not wait for real.
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -155,7 +155,7 @@ func (p Poll[T]) pause(ctx context.Context, interval time.Duration) error {
 	}
 	sleep := p.sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = Sleep
 	}
 	return sleep(ctx, interval)
 }

@@ -166,7 +166,7 @@ func TestPollNeverSleepsPastTheDeadline(t *testing.T) {
 		Timeout: 30 * time.Millisecond, MinInterval: time.Hour,
 		sleep: func(ctx context.Context, d time.Duration) error {
 			slept = append(slept, d)
-			return sleepCtx(ctx, d)
+			return Sleep(ctx, d)
 		},
 	}
 	_, err := p.Wait(context.Background())

@@ -163,7 +163,7 @@ func (c *Client) run(ctx context.Context, cl *call) error {
 			return settle(last.err, attempt, mayHaveRun)
 		}
 		c.logRetry(ctx, "APM API request failed, retrying", cl, attempt, wait, last.err)
-		if err := sleepCtx(ctx, wait); err != nil {
+		if err := Sleep(ctx, wait); err != nil {
 			return c.stopped(cl, attempt, err, last.err, mayHaveRun)
 		}
 	}

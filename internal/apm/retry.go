@@ -156,8 +156,9 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// sleepCtx waits for d or until ctx is done, whichever comes first.
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits for d or until ctx is done, whichever comes first: the one pause of the
+// client's retries, the engine's re-sends and the provider's rolls.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

@@ -80,7 +80,7 @@ func (c *conn) run(ctx context.Context, r roll) (string, error) {
 	for i, batch := range batches {
 		if i > 0 && r.pause > 0 {
 			r.progress.Say("Pausing %s before the next batch.", engine.FormatDuration(r.pause))
-			if err := sleep(ctx, r.pause); err != nil {
+			if err := apm.Sleep(ctx, r.pause); err != nil {
 				return "", r.stopped(i, batches, nil, "", err)
 			}
 		}
@@ -361,16 +361,4 @@ func seatsNamed(seats []seat) string {
 		parts[i] = fmt.Sprintf("web server %q on node %q", s.web.ServerID, s.web.NodeName)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

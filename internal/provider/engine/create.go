@@ -41,7 +41,7 @@ func (r *Resource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, pl
 		case !apm.OutcomeUnknown(err):
 			return tftypes.NewValue(typ, nil), diag.Diagnostics{r.CreateError(plan, err)}
 		case r.Type.IdempotentCreate:
-			if resend >= r.data.maxRetries || pause(ctx, resendPause<<resend) != nil {
+			if resend >= r.data.maxRetries || apm.Sleep(ctx, resendPause<<resend) != nil {
 				return tftypes.NewValue(typ, nil), diag.Diagnostics{r.CreateError(plan, err)}
 			}
 			lost = err
@@ -55,7 +55,7 @@ func (r *Resource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, pl
 		// a second one; it gets the same budget as any retried request, and a pause
 		// first, as a failing manager needs time.
 		lost = err
-		if sleepErr := pause(ctx, resendPause<<resend); sleepErr != nil {
+		if sleepErr := apm.Sleep(ctx, resendPause<<resend); sleepErr != nil {
 			return state, diags
 		}
 	}
@@ -63,18 +63,6 @@ func (r *Resource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, pl
 
 // resendPause is the pause before the first re-send of a create; it doubles per re-send.
 const resendPause = 500 * time.Millisecond
-
-// pause waits for d, or until ctx ends.
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 // readBack records a created object as the manager reads it back. When that read fails,
 // the object is recorded from the plan (untainted), so that it is neither orphaned nor
@@ -98,7 +86,7 @@ func (r *Resource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, 
 		return state, diags
 	}
 	for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
-		if pause(ctx, wait) != nil {
+		if apm.Sleep(ctx, wait) != nil {
 			break
 		}
 		if obj, err = r.Type.Read(ctx, m, plan); err == nil {
