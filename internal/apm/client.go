@@ -163,6 +163,9 @@ func (c *Client) MaxRetries() int { return c.maxRetries }
 
 func (c *Client) String() string { return "apm.Client{endpoint=" + c.baseURL + "}" }
 
+// Endpoint is the manager's base URL, without query or credentials: safe to print.
+func (c *Client) Endpoint() string { return c.baseURL }
+
 // GoString makes %#v safe as well.
 func (c *Client) GoString() string { return c.String() }
 

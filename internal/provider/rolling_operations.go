@@ -75,7 +75,8 @@ func redeployFields(required bool) []engine.Field[engine.Attrs] {
 
 // rollOf reads a roll's arguments; op is what it does to each server.
 func rollOf(ctx context.Context, c *conn, config engine.Attrs, op rollOperation, progress engine.Progress) (roll, error) {
-	r := roll{batchSize: defaultBatchSize, drain: config.Bool(attrDrain), healthyTimeout: defaultHealthyTimeout, op: op, progress: progress}
+	r := roll{batchSize: defaultBatchSize, drain: config.Bool(attrDrain), healthyTimeout: defaultHealthyTimeout, op: op, progress: progress,
+		fingerprint: rollFingerprint(op, config)}
 	if config.Known(attrBatchSize) {
 		r.batchSize = int(config.Int64(attrBatchSize))
 	}
@@ -164,6 +165,11 @@ func rollAction(name, description string, fields []engine.Field[engine.Attrs], o
 			if err != nil {
 				return err
 			}
+			// An action has no state: its journal is a file, so that invoking it again on
+			// this machine carries on where it stopped.
+			if r.memory, err = newFileMemory(c.Endpoint(), r.servers); err != nil {
+				return err
+			}
 			outcome, err := c.run(ctx, r)
 			if err == nil {
 				progress.Say("Done: %s.", outcome)
@@ -176,6 +182,7 @@ func rollAction(name, description string, fields []engine.Field[engine.Attrs], o
 // rollingNote says, in each roll's description, how a failure ends and what to do.
 const rollingNote = " A server that does not come back healthy within `healthy_timeout` stops the roll: it stays out of its load balancers, " +
 	"every earlier server serves again and every later one is left untouched, and the error names the server, its last state and what was and was not done. " +
+	"Run again, the roll carries on where it stopped. " +
 	"See the guide \"Rolling restarts and redeploys\"."
 
 var (
@@ -202,7 +209,8 @@ var wasRollout = engine.OperationType[*conn]{
 		"when it is created and whenever its `triggers` change, and at no other time: the declarative twin of the actions " +
 		"`apm_was_servers_rolling_restart` and `apm_was_application_rolling_redeploy`, for OpenTofu and every Terraform version. " +
 		"Tie `triggers` to what should roll the servers (an artifact's version, a JVM setting) and the roll happens in the apply that changes it." +
-		rollingNote + " A roll that fails records nothing: the next apply runs it again (the triggers still differ). The manager holds nothing of this " +
+		rollingNote + " A roll that fails keeps the triggers as they were, so the next apply runs it again, and it carries on where it stopped " +
+		"(the resource's private state records where). The manager holds nothing of this " +
 		"resource: destroying it only forgets it, and refresh reads nothing.",
 	Fields: append(append([]engine.Field[engine.Attrs]{
 		engine.InputField[engine.Attrs](attrOperation, "What the roll does to each server: `restart` (stop, start), or `redeploy` "+
@@ -215,7 +223,7 @@ var wasRollout = engine.OperationType[*conn]{
 	Describe: func(config engine.Attrs) string {
 		return fmt.Sprintf("%s %d WAS servers", config.Str(attrOperation), len(config.Strs(attrWASServerIDs)))
 	},
-	Run: func(ctx context.Context, c *conn, config engine.Attrs, progress engine.Progress) (string, error) {
+	Run: func(ctx context.Context, c *conn, config engine.Attrs, progress engine.Progress, memo *engine.Memo) (string, error) {
 		op := rollRestart
 		if config.Str(attrOperation) == rolloutRedeploy {
 			op = rollRedeploy(deploymentOf(config))
@@ -224,6 +232,7 @@ var wasRollout = engine.OperationType[*conn]{
 		if err != nil {
 			return "", err
 		}
+		r.memory = memoMemory{memo: memo}
 		return c.run(ctx, r)
 	},
 }

@@ -300,6 +300,16 @@ func (s *rollSampler) leftOut(ref apm.ServerRef) {
 	}
 }
 
+// rolledOnce checks that each of refs went out of service exactly once.
+func (s *rollSampler) rolledOnce(refs ...apm.ServerRef) {
+	s.t.Helper()
+	for _, ref := range refs {
+		if n := s.downs[ref.ServerID]; n != 1 {
+			s.t.Errorf("%s went out of service %d times, want once", ref.ServerID, n)
+		}
+	}
+}
+
 // untouched checks that refs never went out of service.
 func (s *rollSampler) untouched(refs ...apm.ServerRef) {
 	s.t.Helper()

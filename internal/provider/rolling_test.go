@@ -2,6 +2,7 @@ package provider
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,22 +71,25 @@ func TestAccWASRollout_rollsOnTriggersOnly(t *testing.T) {
 
 // A server that does not come back stops the roll: it is left out of its load
 // balancers, the earlier servers serve again, the later ones are not touched, and the
-// error says so. Once the server starts again, an apply puts it back (its state and
-// workers are declared) and rolls again, and everything serves as before.
+// error says so. Once the server can start again, the next apply carries on where the
+// roll stopped: the server first, then the rest, and not the servers it had done; then
+// everything serves as before.
 func TestAccWASRollout_failedServerStopsTheRoll(t *testing.T) {
 	env := newRollingEnv(t)
 	was, _ := rollingRefs()
 	var watch *rollSampler
 	runAcc(t, nil, []resource.TestStep{
 		{Config: env.config(tf(t, "rolling/cluster.tf"))},
+		{Config: rollout(t, env, "restart", 1, "1", "1m")},
 		{
 			PreConfig: func() {
 				env.must(env.sim.Sim.FailStarts("was", true, "was-3@app-01/shop"))
 				watch = watchRoll(t, env)
 			},
-			Config: rollout(t, env, "restart", 1, "1", "2s"),
+			Config: rollout(t, env, "restart", 1, "2", "2s"),
 			ExpectError: errorMatching(`WAS server "was-3" on node "app-01" of system "shop" did not become healthy: its start failed (it was starting, then stopped again)`,
-				`It is left out of its load balancers`, `Done: restarted "was-1", "was-2", serving again`, `Not done: "was-4", serving as before`),
+				`It is left out of its load balancers`, `Done: restarted "was-1", "was-2", serving again`, `Not done: "was-4", serving as before`,
+				`the roll carries on where it stopped`),
 		},
 		{
 			PreConfig: func() {
@@ -96,11 +100,14 @@ func TestAccWASRollout_failedServerStopsTheRoll(t *testing.T) {
 				env.must(env.sim.Sim.FailStarts("was", false, "was-3@app-01/shop"))
 				watch = watch.again()
 			},
-			Config: rollout(t, env, "restart", 1, "1", "1m"),
+			Config: rollout(t, env, "restart", 1, "2", "1m"),
 			ConfigStateChecks: []statecheck.StateCheck{sampled(func() {
 				watch.finish(1)
+				watch.untouched(was[0], was[1])
+				watch.rolledOnce(was[3])
 				watch.servingAsBefore(was...)
-			})},
+			}), attrMatches("apm_was_rollout.cluster", "last_outcome",
+				regexp.MustCompile(`^restarted 4 WAS servers in 2 batches of at most 1: "was-1", "was-2", "was-3", "was-4"$`))},
 		},
 	})
 }
@@ -145,7 +152,8 @@ func TestAccRollingActions_invoked(t *testing.T) {
 		d.mustApply("the cluster")
 		env.must(env.sim.Sim.FailStarts("was", true, "was-2@app-01/shop"))
 		watch := watchRoll(t, env)
-		out, ok := d.invoke("action.apm_was_servers_rolling_restart.cluster")
+		const action = "action.apm_was_servers_rolling_restart.cluster"
+		out, ok := d.invoke(action)
 		t.Logf("apply -invoke:\n%s", out)
 		cliError(t, out, ok, `WAS server "was-2" on node "app-01" of system "shop" did not become healthy: its start failed (it was starting, then stopped again)`,
 			`Done: restarted "was-1", serving again`, `Not done: "was-3", "was-4", serving as before`, `invoke the action again`)
@@ -153,6 +161,24 @@ func TestAccRollingActions_invoked(t *testing.T) {
 		watch.servingAsBefore(was[0])
 		watch.leftOut(was[1])
 		watch.untouched(was[2], was[3])
+
+		// Invoked again once was-2 can start, the roll carries on: was-2 first, back into
+		// its workers where it stood (nothing else puts it back: no apply runs), then
+		// was-3 and was-4; was-1 is not restarted again.
+		env.must(env.sim.Sim.FailStarts("was", false, "was-2@app-01/shop"))
+		watch = watch.again()
+		out, ok = d.invoke(action)
+		t.Logf("apply -invoke again:\n%s", out)
+		if !ok {
+			t.Fatal("the second apply -invoke failed")
+		}
+		watch.finish(1)
+		watch.untouched(was[0])
+		watch.rolledOnce(was[2], was[3])
+		watch.servingAsBefore(was...)
+		if !strings.Contains(out, `Carrying on the roll that stopped at WAS server "was-2"`) {
+			t.Error("the second invocation did not say that it carries on where the first stopped")
+		}
 	})
 }
 

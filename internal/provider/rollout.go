@@ -33,6 +33,13 @@ type roll struct {
 	pause          time.Duration
 	op             rollOperation
 	progress       engine.Progress
+	// fingerprint is of what the roll does to each server, memory keeps its journal.
+	fingerprint string
+	memory      rollMemory
+	// skipped are the servers the last run finished, and carried the seats of the server
+	// it left out of its load balancers (carryOn).
+	skipped []apm.ServerRef
+	carried map[apm.ServerRef][]seat
 }
 
 // rollOperation is what a roll does to each server while it is out of service: down
@@ -71,34 +78,83 @@ func rollRedeploy(d apm.Deployment) rollOperation {
 }
 
 // run carries the roll out and says what it did: "restarted 4 WAS servers in 2 batches".
+// It carries on where the last run of the same roll stopped, as its memory says, and
+// leaves there where it stops in turn.
 func (c *conn) run(ctx context.Context, r roll) (string, error) {
 	webs, err := r.webServers(ctx, c)
 	if err != nil {
 		return "", err
 	}
+	if r, err = r.carryOn(); err != nil {
+		return "", err
+	}
+	all := len(r.servers) + len(r.skipped)
 	batches := slices.Collect(slices.Chunk(r.servers, r.batchSize))
 	for i, batch := range batches {
+		var failure rollFailure
 		if i > 0 && r.pause > 0 {
 			r.progress.Say("Pausing %s before the next batch.", engine.FormatDuration(r.pause))
-			if err := apm.Sleep(ctx, r.pause); err != nil {
-				return "", r.stopped(i, batches, nil, "", err)
-			}
+			err = apm.Sleep(ctx, r.pause)
 		}
-		r.progress.Say("Batch %d of %d: %s.", i+1, len(batches), rolledIDs(batch))
-		if failed, last, err := r.settleOthers(ctx, c, batch); err != nil {
-			return "", r.stopped(i, batches, failed, last, err)
+		if err == nil {
+			r.progress.Say("Batch %d of %d: %s.", i+1, len(batches), rolledIDs(batch))
+			failure, err = r.settleOthers(ctx, c, batch)
 		}
-		if failed, last, err := r.batch(ctx, c, webs, batch); err != nil {
-			return "", r.stopped(i, batches, failed, last, err)
+		if err == nil {
+			failure, err = r.batch(ctx, c, webs, batch)
+		}
+		if err != nil {
+			return "", r.stop(i, batches, failure, err)
 		}
 	}
-	return fmt.Sprintf("%s %d WAS servers in %d batches of at most %d: %s", r.op.done, len(r.servers), len(batches), r.batchSize, rolledIDs(r.servers)), nil
+	if err := r.memory.forget(); err != nil {
+		r.progress.Say("The roll finished, but %v.", err)
+	}
+	return fmt.Sprintf("%s %d WAS servers in %d batches of at most %d: %s", r.op.done, all, len(batches), r.batchSize, rolledIDs(slices.Concat(r.skipped, r.servers))), nil
+}
+
+// carryOn orders the roll to carry on where the last run stopped, when it stopped.
+func (r roll) carryOn() (roll, error) {
+	j, err := r.memory.recall()
+	if err != nil {
+		return r, err
+	}
+	r.servers, r.skipped, r.carried = r.resume(j)
+	if j != nil && j.Failed != nil && len(r.carried) > 0 {
+		r.progress.Say("Carrying on the roll that stopped at %s: it goes first, and is put back into %s once healthy.", serverNamed(*j.Failed), seatsNamed(r.carried[*j.Failed]))
+	}
+	if len(r.skipped) > 0 {
+		r.progress.Say("Left as the last run did them: %s.", rolledIDs(r.skipped))
+	}
+	return r, nil
+}
+
+// rollFailure is where a roll stopped: the server that failed, the last state it was
+// seen in, and the seats it was taken out of.
+type rollFailure struct {
+	server *apm.ServerRef
+	last   string
+	seats  []seat
+}
+
+// stop writes down where the roll stopped in batch i, for the next run, and returns
+// the error that says so.
+func (r roll) stop(i int, batches [][]apm.ServerRef, f rollFailure, cause error) error {
+	done := slices.Concat(r.skipped, slices.Concat(batches[:i]...))
+	if f.server != nil {
+		done = append(done, batches[i][:max(0, slices.Index(batches[i], *f.server))]...)
+	}
+	err := r.stopped(i, batches, done, f, cause)
+	if keepErr := r.memory.keep(r.journalOf(done, f)); keepErr != nil {
+		return errors.Join(err, keepErr)
+	}
+	return err
 }
 
 // batch takes the servers out of service, operates on each, waits until each is
-// healthy and puts them back. On failure it names the server that failed and the last
-// state it was seen in, and puts back every other server of the batch.
-func (r roll) batch(ctx context.Context, c *conn, webs []apm.ServerRef, batch []apm.ServerRef) (*apm.ServerRef, string, error) {
+// healthy and puts them back. On failure it names the server that failed, the last
+// state it was seen in and its seats, and puts back every other server of the batch.
+func (r roll) batch(ctx context.Context, c *conn, webs []apm.ServerRef, batch []apm.ServerRef) (rollFailure, error) {
 	held := map[apm.ServerRef][]seat{}
 	defer func() {
 		// Whatever happens, the servers still held are put back, even once ctx is done:
@@ -112,41 +168,43 @@ func (r roll) batch(ctx context.Context, c *conn, webs []apm.ServerRef, batch []
 		}
 	}()
 	for _, ref := range batch {
+		// A server that the last run left out goes back where it stood then.
 		seats, err := r.takeOut(ctx, c, webs, ref)
+		held[ref] = append(seats, r.carried[ref]...)
 		if err != nil {
-			return &ref, "", err
+			return rollFailure{server: &ref}, err
 		}
-		held[ref] = seats
 	}
 	for _, ref := range batch {
 		if last, err := r.cycle(ctx, c, ref); err != nil {
+			seats := held[ref]
 			delete(held, ref)
-			return &ref, last, err
+			return rollFailure{server: &ref, last: last, seats: seats}, err
 		}
 	}
 	// In the reverse order of the drain: each seat's position was taken in the list that
 	// the servers drained before it had left, so it is right once they are back.
 	for _, ref := range slices.Backward(batch) {
 		if err := r.putBack(ctx, c, ref, held[ref]); err != nil {
-			return &ref, "", err
+			return rollFailure{server: &ref}, err
 		}
 		delete(held, ref)
 	}
-	return nil, "", nil
+	return rollFailure{}, nil
 }
 
 // settleOthers waits, within healthy_timeout each, until every server of the roll outside
 // batch that is running or starting is healthy, so that taking the batch out never puts
 // more than batchSize servers out of service (one that an apply has just started, say,
 // whose applications still deploy). A stopped server is left for its own batch.
-func (r roll) settleOthers(ctx context.Context, c *conn, batch []apm.ServerRef) (*apm.ServerRef, string, error) {
-	for _, ref := range r.servers {
+func (r roll) settleOthers(ctx context.Context, c *conn, batch []apm.ServerRef) (rollFailure, error) {
+	for _, ref := range slices.Concat(r.skipped, r.servers) {
 		if slices.Contains(batch, ref) {
 			continue
 		}
 		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
-			return &ref, "", err
+			return rollFailure{server: &ref}, err
 		}
 		if status := strings.ToLower(srv.Status); status == stateStopped || status == "stopping" {
 			continue
@@ -155,10 +213,10 @@ func (r roll) settleOthers(ctx context.Context, c *conn, batch []apm.ServerRef) 
 		last, err := r.waitHealthy(waitCtx, c, ref, true)
 		cancel()
 		if err != nil {
-			return &ref, last, err
+			return rollFailure{server: &ref, last: last}, err
 		}
 	}
-	return nil, "", nil
+	return rollFailure{}, nil
 }
 
 // webServers lists the web servers whose workers a drain reads, once per roll; none
@@ -287,8 +345,8 @@ func applicationStates(apps []apm.ApplicationStatus) string {
 
 // stopped is the error of a roll that stopped in batch i: what failed, what was done
 // and what was not, and what to do.
-func (r roll) stopped(i int, batches [][]apm.ServerRef, failed *apm.ServerRef, last string, cause error) error {
-	done := slices.Concat(batches[:i]...)
+func (r roll) stopped(i int, batches [][]apm.ServerRef, done []apm.ServerRef, f rollFailure, cause error) error {
+	failed, last := f.server, f.last
 	var b strings.Builder
 	var timedOut *apm.TimeoutError
 	var transition *transitionFailed
@@ -306,16 +364,15 @@ func (r roll) stopped(i int, batches [][]apm.ServerRef, failed *apm.ServerRef, l
 	}
 	if failed != nil {
 		b.WriteString(" It is left out of its load balancers, so that it serves no request.")
-		done = append(done, batches[i][:slices.Index(batches[i], *failed)]...)
 	}
 	if len(done) > 0 {
 		fmt.Fprintf(&b, " Done: %s %s, serving again.", r.op.done, rolledIDs(done))
 	}
-	if rest := notDone(r.servers, done, failed); len(rest) > 0 {
+	if rest := notDone(slices.Concat(r.skipped, r.servers), done, failed); len(rest) > 0 {
 		fmt.Fprintf(&b, " Not done: %s, serving as before.", rolledIDs(rest))
 	}
-	b.WriteString(" Find out why the server does not come back (its logs on its node), then apply again to roll again: " +
-		"every server a roll takes out of service is drained first, so rolling again costs time, not requests.")
+	b.WriteString(" Find out why the server does not come back (its logs on its node), then apply again: the roll carries on where it stopped, " +
+		"with that server first, which goes back into its load balancers once healthy.")
 	stop := &rollStopped{message: b.String(), cause: cause}
 	if healthTimeout || startFailed {
 		// The message says all: the roll's own wait ran out (not the operation's timeout,

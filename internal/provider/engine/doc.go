@@ -41,7 +41,8 @@
 //     object Attrs, its progress goes to Terraform as it works (Progress).
 //   - operation resource: the declarative twin of an action for every CLI (OperationType,
 //     operation.go): it manages no object, runs at create and whenever its triggers change,
-//     and records what its last run did; it has no identity, import or list resource
+//     and records what its last run did; a failed run leaves a Memo in its private state
+//     for the next run to carry on from; it has no identity, import or list resource
 //     (ManagesAnObject tells it apart in the registry-driven tests).
 //
 // # Adding a type

@@ -42,9 +42,22 @@ type OperationType[C any] struct {
 	// Describe says what a run does, in diagnostics: `restart 4 WAS servers`.
 	Describe func(config Attrs) string
 	// Run performs the operation and says what it did, for last_outcome. progress goes
-	// to the provider's log: a resource cannot show progress in the CLI.
-	Run func(ctx context.Context, m C, config Attrs, progress Progress) (outcome string, err error)
+	// to the provider's log: a resource cannot show progress in the CLI. memo carries
+	// what a failed run left for the next run of the same resource.
+	Run func(ctx context.Context, m C, config Attrs, progress Progress, memo *Memo) (outcome string, err error)
 }
+
+// Memo is what a run that failed leaves for the next run of the same resource, so that
+// it can carry on where the failed one stopped: Prior is what the last failed run left
+// (nil after a run that succeeded, and at create), and a failing run sets Next. The
+// engine keeps it in the resource's private state (never shown in a plan), which the
+// state of a failed update keeps; a failed create records no state, so it leaves none.
+type Memo struct {
+	Prior, Next []byte
+}
+
+// memoKey is the private state key of a Memo.
+const memoKey = "run_memo"
 
 // OperationOutcomeAttr is the attribute in which an operation resource records what its
 // last run did; every operation resource has it and no other resource does, so a
@@ -166,7 +179,7 @@ func (o *Operation[C]) Create(ctx context.Context, req resource.CreateRequest, r
 	if !ok {
 		return
 	}
-	outcome, ok := o.run(ctx, plan, &resp.Diagnostics)
+	outcome, ok := o.run(ctx, plan, &Memo{}, &resp.Diagnostics)
 	if !ok {
 		// Nothing is recorded: the next apply creates it again, which runs the operation.
 		return
@@ -184,7 +197,11 @@ func (o *Operation[C]) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	if runs(prior, plan) {
-		outcome, ok := o.run(ctx, plan, &resp.Diagnostics)
+		memo := &Memo{}
+		memo.Prior, _ = req.Private.GetKey(ctx, memoKey)
+		outcome, ok := o.run(ctx, plan, memo, &resp.Diagnostics)
+		// What the run left for the next one, or nothing once a run succeeded.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, memoKey, memo.Next)...)
 		if !ok {
 			// The prior state stays, triggers included: the next plan runs it again.
 			resp.State.Raw = req.State.Raw
@@ -202,7 +219,7 @@ func (o *Operation[C]) Read(context.Context, resource.ReadRequest, *resource.Rea
 func (o *Operation[C]) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
 // run runs the operation within its timeout, logging its progress.
-func (o *Operation[C]) run(ctx context.Context, config Attrs, diags *diag.Diagnostics) (string, bool) {
+func (o *Operation[C]) run(ctx context.Context, config Attrs, memo *Memo, diags *diag.Diagnostics) (string, bool) {
 	m, d := o.data.Conn()
 	diags.Append(d...)
 	if d.HasError() {
@@ -215,7 +232,7 @@ func (o *Operation[C]) run(ctx context.Context, config Attrs, diags *diag.Diagno
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	progress := func(message string) { tflog.Info(ctx, message) }
-	outcome, err := o.Type.Run(ctx, m, config, progress)
+	outcome, err := o.Type.Run(ctx, m, config, progress, memo)
 	if err != nil {
 		diags.AddError("Failed to "+o.Type.Describe(config), Explain(err))
 		return "", false
