@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,6 +40,8 @@ type rollSampler struct {
 	order      []string       // WAS servers in the order they first went out of service
 	out        map[string]bool
 	lastStates map[string]string
+	began      time.Time
+	timeline   []string // when each server went out of service and came back, and in what state
 }
 
 // rollingRefs are the servers of testdata/rolling/cluster.tf.
@@ -100,7 +103,7 @@ func (s *rollSampler) again() *rollSampler { return sampling(s.t, s.env, s.start
 func sampling(t *testing.T, env *accEnv, start map[apm.ServerRef][]apm.Worker) *rollSampler {
 	was, webs := rollingRefs()
 	s := &rollSampler{t: t, env: env, was: was, webs: webs, start: start, done: make(chan struct{}),
-		downs: map[string]int{}, out: map[string]bool{}, lastStates: map[string]string{}}
+		downs: map[string]int{}, out: map[string]bool{}, lastStates: map[string]string{}, began: time.Now()}
 	ctx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	go s.loop(ctx)
@@ -207,6 +210,10 @@ func (s *rollSampler) sample(ctx context.Context) {
 	s.maxOut = max(s.maxOut, len(out))
 	for _, ref := range s.was {
 		id := ref.ServerID
+		if out[id] != s.out[id] {
+			s.timeline = append(s.timeline, fmt.Sprintf("%6.2fs %s %s (%s, %d workers forward to it)", time.Since(s.began).Seconds(), id,
+				map[bool]string{true: "out of service", false: "serving"}[out[id]], state[id], forwarders(after, ref)))
+		}
 		if out[id] && !s.out[id] {
 			s.downs[id]++
 			if !slices.Contains(s.order, id) {
@@ -216,6 +223,17 @@ func (s *rollSampler) sample(ctx context.Context) {
 		s.lastStates[id] = state[id]
 	}
 	s.out = out
+}
+
+// forwarders counts the web servers whose workers have ref.
+func forwarders(workers map[apm.ServerRef][]apm.Worker, ref apm.ServerRef) int {
+	n := 0
+	for _, ws := range workers {
+		if hasWorker(ws, ref) {
+			n++
+		}
+	}
+	return n
 }
 
 func hasWorker(workers []apm.Worker, ref apm.ServerRef) bool {
@@ -241,7 +259,8 @@ func (s *rollSampler) finish(batch int) *rollSampler {
 	if s.maxOut > batch {
 		s.t.Errorf("%d servers were out of service at once, want at most batch_size = %d", s.maxOut, batch)
 	}
-	s.t.Logf("%d samples; servers out of service in the order %v, each %v times; at most %d at once", s.samples, s.order, s.downs, s.maxOut)
+	s.t.Logf("%d samples; servers out of service in the order %v, each %v times; at most %d at once; timeline:\n%s",
+		s.samples, s.order, s.downs, s.maxOut, strings.Join(s.timeline, "\n"))
 	return s
 }
 
