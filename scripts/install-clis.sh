@@ -34,60 +34,67 @@ if command -v flock >/dev/null; then
   flock 9
 fi
 
+# The remote-state backends (azurerm, consul, cos, gcs, kubernetes, oci, oss, pg, s3) are remote
+# state stores that the tests never use: they keep state in the local backend. They are also most of
+# what a cold build compiles (their cloud SDKs: a third of OpenTofu's source, half of Terraform 1.5's),
+# and Terraform 1.16's go.mod requires them as nested modules that its module zip does not contain, so
+# that `go install` refuses it. Every CLI is built the same way: the module is copied from the module
+# cache, the backends are dropped from the backend registry (internal/backend/init) and, for
+# Terraform 1.16, the nested modules from go.mod; the rest builds unchanged. `init` with one of those
+# backends says it is unknown; the http, inmem, local, remote and cloud backends remain.
+trimmed_backends='backend(Azure|Consul|Cos|GCS|Kubernetes|OCI|OSS|Pg|S3)[ .]'
+
+# build_trimmed module version package version_package out [go.mod lines to drop, as an ERE]
+build_trimmed() {
+  local module="$1" v="$2" pkg="$3" version_pkg="$4" out="$5" nested="${6:-}"
+  go mod download "$module@v$v"
+  local work
+  work="$(mktemp -d "$cache/build.XXXXXX")"
+  cp -r "$(go env GOMODCACHE)/$module@v$v/." "$work"
+  chmod -R u+w "$work"
+  if [ -n "$nested" ]; then
+    sed -i -E "\#$nested( |\$)#d" "$work/go.mod"
+  fi
+  sed -i -E "/$trimmed_backends/d" "$work/internal/backend/init/init.go"
+  if grep -qE "$trimmed_backends" "$work/internal/backend/init/init.go" || { [ -n "$nested" ] && grep -qE "$nested" "$work/go.mod"; }; then
+    echo "install-clis: $module $v still names a dropped backend after the edit; the recipe needs updating" >&2
+    exit 1
+  fi
+  # version.dev=no drops the -dev suffix, as the release builds do.
+  (cd "$work" && GOFLAGS=-mod=mod go build -trimpath -ldflags "-X $version_pkg.dev=no" -o "$out" "$pkg")
+  rm -rf "$work"
+}
+
 build_tofu() {
   local out="$cache/tofu-$TOFU_VERSION/tofu"
   if ! has_version "$out" "$TOFU_VERSION"; then
-    echo "building OpenTofu $TOFU_VERSION (about 3 minutes on a cold Go cache)" >&2
-    go mod download "github.com/opentofu/opentofu@v$TOFU_VERSION"
-    local src
-    src="$(go env GOMODCACHE)/github.com/opentofu/opentofu@v$TOFU_VERSION"
-    # go install refuses the module (replace directive); build inside the module cache copy.
-    # version.dev=no drops the -dev suffix, as OpenTofu's own release build does.
-    (cd "$src" && GOFLAGS=-mod=mod go build -trimpath \
-      -ldflags "-X github.com/opentofu/opentofu/version.dev=no" -o "$out" ./cmd/tofu)
+    echo "building OpenTofu $TOFU_VERSION without the remote-state backends (about 3 minutes on a cold Go cache)" >&2
+    build_trimmed github.com/opentofu/opentofu "$TOFU_VERSION" ./cmd/tofu github.com/opentofu/opentofu/version "$out"
+    has_version "$out" "$TOFU_VERSION" || { echo "install-clis: the OpenTofu $TOFU_VERSION build does not report $TOFU_VERSION" >&2; exit 1; }
   fi
   ln -sfn "$out" "$links/tofu"
 }
 
 build_terraform() {
-  local dir="$cache/terraform-$TERRAFORM_VERSION"
-  if ! has_version "$dir/terraform" "$TERRAFORM_VERSION"; then
-    echo "building Terraform $TERRAFORM_VERSION (about 2 minutes on a cold Go cache)" >&2
-    GOBIN="$dir" go install "github.com/hashicorp/terraform@v$TERRAFORM_VERSION"
+  local out="$cache/terraform-$TERRAFORM_VERSION/terraform"
+  if ! has_version "$out" "$TERRAFORM_VERSION"; then
+    echo "building Terraform $TERRAFORM_VERSION without the remote-state backends (about 2 minutes on a cold Go cache)" >&2
+    build_trimmed github.com/hashicorp/terraform "$TERRAFORM_VERSION" . github.com/hashicorp/terraform/version "$out"
+    has_version "$out" "$TERRAFORM_VERSION" || { echo "install-clis: the Terraform $TERRAFORM_VERSION build does not report $TERRAFORM_VERSION" >&2; exit 1; }
   fi
-  ln -sfn "$dir/terraform" "$links/terraform-$TERRAFORM_VERSION"
+  ln -sfn "$out" "$links/terraform-$TERRAFORM_VERSION"
 }
 
-# Terraform 1.16's go.mod requires and replaces the remote-state backends (azurerm, consul, cos,
-# gcs, kubernetes, oci, oss, pg, s3) and internal/legacy as nested modules, which the module zip
-# does not contain, so `go install` refuses it. Those backends are remote state stores: the tests
-# keep state in the local backend and never use them. The build copies the module, drops the
-# nested modules from go.mod and the backends from the backend registry (internal/backend/init),
-# and builds the rest unchanged; `terraform init` with one of those backends would say it is
-# unknown.
 build_terraform_newest() {
   local v="$TERRAFORM_NEWEST_VERSION"
-  local dir="$cache/terraform-$v"
-  if ! has_version "$dir/terraform" "$v"; then
+  local out="$cache/terraform-$v/terraform"
+  if ! has_version "$out" "$v"; then
     echo "building Terraform $v without the nested remote-state backend modules (about 5 minutes on a cold Go cache)" >&2
-    go mod download "github.com/hashicorp/terraform@v$v"
-    local work="$cache/terraform-$v.src"
-    rm -rf "$work"
-    cp -r "$(go env GOMODCACHE)/github.com/hashicorp/terraform@v$v" "$work"
-    chmod -R u+w "$work"
-    local nested='github\.com/hashicorp/terraform/internal/(backend/remote-state/(azure|consul|cos|gcs|kubernetes|oci|oss|pg|s3)|legacy)'
-    sed -i -E "\#$nested( |\$)#d" "$work/go.mod"
-    sed -i -E '/backend(Azure|Consul|Cos|GCS|Kubernetes|OCI|OSS|Pg|S3)[ .]/d' "$work/internal/backend/init/init.go"
-    if grep -qE "$nested" "$work/go.mod" "$work/internal/backend/init/init.go"; then
-      echo "install-clis: Terraform $v still names a nested backend module after the edit; the recipe needs updating" >&2
-      exit 1
-    fi
-    (cd "$work" && GOFLAGS=-mod=mod go build -trimpath \
-      -ldflags "-X github.com/hashicorp/terraform/version.dev=no" -o "$dir/terraform" .)
-    rm -rf "$work"
-    has_version "$dir/terraform" "$v" || { echo "install-clis: the Terraform $v build does not report $v" >&2; exit 1; }
+    build_trimmed github.com/hashicorp/terraform "$v" . github.com/hashicorp/terraform/version "$out" \
+      'github\.com/hashicorp/terraform/internal/(backend/remote-state/(azure|consul|cos|gcs|kubernetes|oci|oss|pg|s3)|legacy)'
+    has_version "$out" "$v" || { echo "install-clis: the Terraform $v build does not report $v" >&2; exit 1; }
   fi
-  ln -sfn "$dir/terraform" "$links/terraform-$v"
+  ln -sfn "$out" "$links/terraform-$v"
 }
 
 case "${1:-all}" in
