@@ -210,8 +210,8 @@ func (s *rollSampler) sample(ctx context.Context) {
 	s.maxOut = max(s.maxOut, len(out))
 	for _, ref := range s.was {
 		id := ref.ServerID
-		if out[id] != s.out[id] {
-			s.timeline = append(s.timeline, fmt.Sprintf("%6.2fs %s %s (%s, %d workers forward to it)", time.Since(s.began).Seconds(), id,
+		if out[id] != s.out[id] || out[id] && state[id] != s.lastStates[id] {
+			s.timeline = append(s.timeline, fmt.Sprintf("%6.2fs %s %s (%s, %d web servers forward to it)", time.Since(s.began).Seconds(), id,
 				map[bool]string{true: "out of service", false: "serving"}[out[id]], state[id], forwarders(after, ref)))
 		}
 		if out[id] && !s.out[id] {
