@@ -23,7 +23,7 @@ import (
 // implied local mirror ~/.terraform.d/plugins and writes a lock file whose h1: hash is that
 // of the installed package, and a second `init` accepts that lock file.
 func TestAccInstall_modulesAndAliasesOffline(t *testing.T) {
-	cli, version := accCLI(t)
+	cli, _ := accCLI(t)
 	staging, prod := newAccEnv(t), newAccEnv(t)
 	stagingSystem, prodSystem := staging.name("shop-staging"), prod.name("shop-prod")
 	w := newUserWorkspace(t, cli, []string{staging.sim.AdminKey, prod.sim.AdminKey},
@@ -33,7 +33,7 @@ func TestAccInstall_modulesAndAliasesOffline(t *testing.T) {
 	w.write("modules/shop/main.tf", tf(t, "install/module.tf"))
 
 	w.must("initialized", "init", "-input=false", "-no-color")
-	w.checkLockFile(version)
+	w.checkLockFile()
 	w.must("initialized", "init", "-input=false", "-no-color")
 	w.must("4 to add, 0 to change, 0 to destroy", "plan", "-input=false", "-no-color")
 	w.must("4 added, 0 changed, 0 destroyed", "apply", "-auto-approve", "-input=false", "-no-color")
@@ -59,10 +59,11 @@ func TestAccInstall_modulesAndAliasesOffline(t *testing.T) {
 // first hash.
 var lockedProvider = regexp.MustCompile(`provider "([^"]+)" \{\s*version\s*=\s*"([^"]+)"\s*hashes\s*=\s*\[\s*"([^"]+)"`)
 
-// checkLockFile fails the test unless the workspace's lock file holds the provider under
-// the address the CLI of version resolves "apmplatform/apm" to, with the version `make
-// install` installs and the h1: hash of the package it installed for this platform.
-func (w *userWorkspace) checkLockFile(version string) {
+// checkLockFile fails the test unless the workspace's lock file holds the provider under the
+// address "apmplatform/apm" means on one of the registries (Terraform's or OpenTofu's), with
+// the version `make install` installs and the h1: hash of the package it installed there for
+// this platform.
+func (w *userWorkspace) checkLockFile() {
 	w.t.Helper()
 	lock, err := os.ReadFile(filepath.Join(w.dir, ".terraform.lock.hcl"))
 	if err != nil {
@@ -72,9 +73,9 @@ func (w *userWorkspace) checkLockFile(version string) {
 	if m == nil {
 		w.t.Fatalf("the lock file has no provider entry:\n%s", lock)
 	}
-	host := "registry.terraform.io"
-	if strings.HasPrefix(version, "OpenTofu") {
-		host = "registry.opentofu.org"
+	host, _, _ := strings.Cut(m[1], "/")
+	if m[1] != host+"/apmplatform/apm" || (host != "registry.terraform.io" && host != "registry.opentofu.org") {
+		w.t.Fatalf("lock file: provider %q, want apmplatform/apm on registry.terraform.io or registry.opentofu.org:\n%s", m[1], lock)
 	}
 	want := installedVersion(w.t)
 	pkg := filepath.Join(w.plugins, host, "apmplatform", "apm", want, runtime.GOOS+"_"+runtime.GOARCH)
@@ -82,9 +83,9 @@ func (w *userWorkspace) checkLockFile(version string) {
 	if err != nil {
 		w.t.Fatalf("hashing the installed package: %v", err)
 	}
-	if m[1] != host+"/apmplatform/apm" || m[2] != want || m[3] != hash {
-		w.t.Fatalf("lock file: provider %q version %q hash %q, want %q version %q hash %q (the package make install wrote):\n%s",
-			m[1], m[2], m[3], host+"/apmplatform/apm", want, hash, lock)
+	if m[2] != want || m[3] != hash {
+		w.t.Fatalf("lock file: %s version %q hash %q, want version %q hash %q (the package make install wrote):\n%s",
+			m[1], m[2], m[3], want, hash, lock)
 	}
 }
 
