@@ -8,8 +8,8 @@
 #      Actions and list resources get their pages from templates/actions.md.tmpl and
 #      templates/list-resources.md.tmpl, with the examples under examples/actions/<type>/action.tf and
 #      examples/list-resources/<type>/list-resource.tfquery.hcl.
-# Before that, cmd/doclists writes, between the "generated" markers, the lists of types in README.md
-# and templates/index.md.tmpl from the provider's registry and README.md's support matrix from the
+# Before that, cmd/doclists writes, between the "generated" markers, the list of types in
+# templates/index.md.tmpl (docs/index.md) from the provider's registry and README.md's support matrix from the
 # acceptance tests' feature table (internal/clifeatures); internal/repocheck's tests fail when those
 # blocks are not what it writes.
 # The schema is looked up under registry.terraform.io/hashicorp/apm, the address tfplugindocs expects; the
@@ -44,7 +44,7 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-# The lists of types come from the registry and the support matrix from the tests' feature table;
+# The list of types comes from the registry and the support matrix from the tests' feature table;
 # they go into README.md and templates/ before tfplugindocs reads templates/.
 if ! go run ./cmd/doclists >"$tmp/types.log" 2>&1; then
   cat "$tmp/types.log" >&2

@@ -4,7 +4,7 @@
 #   terraform-provider-apm_<version>_<os>_<arch>.zip  holding only terraform-provider-apm_v<version>
 #   terraform-provider-apm_<version>_manifest.json    terraform-registry-manifest.json (protocol 6.0)
 #   terraform-provider-apm_<version>_SHA256SUMS       over the zip and the manifest
-# <version> is the newest version of CHANGELOG.md with "-snapshot" appended.
+# <version> is the newest version of CHANGELOG.md (scripts/provider-version.sh) with "-snapshot" appended.
 #
 # Why not `goreleaser release --snapshot`: GoReleaser is not in the Go module cache of a fresh
 # machine, and `go install github.com/goreleaser/goreleaser/v2@v2.13.0` (the newest release that
@@ -26,8 +26,7 @@ project=terraform-provider-apm
 target="${RELEASE_TARGET:-$(go env GOOS)_$(go env GOARCH)}"
 goos="${target%%_*}"
 goarch="${target#*_}"
-release="$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md | sed -n 1p)"
-[ -n "$release" ] || die "CHANGELOG.md names no version (## X.Y.Z)"
+release="$(scripts/provider-version.sh)"
 version="$release-snapshot"
 
 # The names and flags below are those of .goreleaser.yml; a change there must be made here too.

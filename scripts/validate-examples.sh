@@ -38,6 +38,8 @@ validate_with() {
   rm -rf "$tmp/work"
   mkdir -p "$tmp/work"
   find "$1" -maxdepth 1 -name '*.tf' ! -name 'import-*.tf' -exec cp {} "$tmp/work/" \;
+  # A module with tests (examples/testing): validate checks its test files as well.
+  [ ! -d "$1/tests" ] || cp -r "$1/tests" "$tmp/work/"
   [ -z "${2:-}" ] || cp "$2" "$tmp/work/"
   if ! (cd "$tmp/work" && "$cli" validate -no-color >"$tmp/out" 2>&1); then
     echo "examples: ${2:-$1} is not valid:" >&2

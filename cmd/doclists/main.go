@@ -1,5 +1,6 @@
 // Command doclists writes the generated blocks of README.md and templates/index.md.tmpl:
-// the lists of the types the provider serves, from its registry, and README.md's support
+// the docs index's list of the types the provider serves, from its registry (README.md links
+// the index instead of carrying the list), and README.md's support
 // matrix, from the acceptance tests' feature table (internal/clifeatures). scripts/docs.sh
 // runs it before tfplugindocs reads templates/; internal/repocheck fails when the files
 // differ from what it writes.

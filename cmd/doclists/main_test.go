@@ -37,15 +37,15 @@ func readFile(t *testing.T, root, name string) string {
 func TestRunWritesStaleBlocksOnce(t *testing.T) {
 	root := t.TempDir()
 	section := func(begin, end string) string { return begin + "\nstale\n" + end + "\n" }
-	readme := "# Title\n" + section(doclists.TypesBegin, doclists.TypesEnd) + "middle\n" + section(doclists.MatrixBegin, doclists.MatrixEnd) + "end\n"
+	readme := "# Title\nmiddle\n" + section(doclists.MatrixBegin, doclists.MatrixEnd) + "end\n"
 	writeFile(t, root, "README.md", readme)
 	writeFile(t, root, "templates/index.md.tmpl", "front\n"+section(doclists.TypesBegin, doclists.TypesEnd))
 	var out bytes.Buffer
 	if err := run(context.Background(), root, &out); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(out.String(), "wrote"); got != 3 {
-		t.Errorf("wrote %d blocks, want 3:\n%s", got, out.String())
+	if got := strings.Count(out.String(), "wrote"); got != 2 {
+		t.Errorf("wrote %d blocks, want 2:\n%s", got, out.String())
 	}
 	got := readFile(t, root, "README.md")
 	if strings.Contains(got, "stale") || !strings.HasPrefix(got, "# Title\n") || !strings.Contains(got, "\nmiddle\n") || !strings.HasSuffix(got, "end\n") {
@@ -54,7 +54,7 @@ func TestRunWritesStaleBlocksOnce(t *testing.T) {
 	if !strings.Contains(got, doclists.MatrixBegin+"\n"+clifeatures.SupportMatrix()+doclists.MatrixEnd) {
 		t.Errorf("README.md has not the support matrix:\n%s", got)
 	}
-	if front := readFile(t, root, "templates/index.md.tmpl"); !strings.Contains(front, "* **Resources (") {
+	if front := readFile(t, root, "templates/index.md.tmpl"); !strings.Contains(front, "| Kind | Name | Purpose |") {
 		t.Errorf("templates/index.md.tmpl:\n%s", front)
 	}
 	out.Reset()
@@ -66,13 +66,14 @@ func TestRunWritesStaleBlocksOnce(t *testing.T) {
 // A file without its markers is an error that names it, and nothing is written.
 func TestRunWithoutMarkersFails(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, root, "README.md", "# no markers\n")
-	writeFile(t, root, "templates/index.md.tmpl", "front\n")
+	readme := doclists.MatrixBegin + "\nstale\n" + doclists.MatrixEnd + "\n"
+	writeFile(t, root, "README.md", readme)
+	writeFile(t, root, "templates/index.md.tmpl", "# no markers\n")
 	err := run(context.Background(), root, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "README.md") {
-		t.Errorf("err = %v, want one naming README.md", err)
+	if err == nil || !strings.Contains(err.Error(), "templates/index.md.tmpl") {
+		t.Errorf("err = %v, want one naming templates/index.md.tmpl", err)
 	}
-	if got := readFile(t, root, "README.md"); got != "# no markers\n" {
+	if got := readFile(t, root, "README.md"); got != readme {
 		t.Errorf("README.md changed: %q", got)
 	}
 }

@@ -32,6 +32,10 @@ var (
 	Actions        = Feature{Name: "actions (`action_trigger`, `-invoke`)", Terraform: "1.14"}
 	ActionFailure  = Feature{Name: "action `on_failure` modes", Terraform: "1.16"}
 	ModuleImport   = Feature{Name: "`import` blocks inside modules", Terraform: "1.16"}
+	// The module test kit (examples/testing): `terraform test` runs its tests against
+	// apmsim, and with mock providers without a manager.
+	TestCommand   = Feature{Name: "`terraform test` of modules (examples/testing)", Terraform: "1.6", OpenTofu: "1.6"}
+	MockProviders = Feature{Name: "`mock_provider` in `terraform test`", Terraform: "1.7", OpenTofu: "1.8"}
 	// Generated configuration quotes map keys that are not identifiers (the ids of WAS
 	// servers in apm_web_workers): hashicorp/terraform#35837; not OpenTofu
 	// (opentofu/opentofu#3978).
@@ -42,7 +46,7 @@ var (
 var All = []Feature{
 	Functions, ForEachImport, EphemeralVars, WriteOnly, Identity,
 	ListResources, QueryGenConfig, Actions, ActionFailure, ModuleImport,
-	QuotedMapKeys,
+	QuotedMapKeys, TestCommand, MockProviders,
 }
 
 // Since is the first version of the CLI named by version ("OpenTofu v1.12.6",

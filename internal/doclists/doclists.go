@@ -1,6 +1,6 @@
 // Package doclists renders the blocks of README.md and templates/index.md.tmpl that are
-// written from the code, between "generated" markers: the lists of the types the provider
-// serves and README.md's support matrix of CLI features. cmd/doclists writes them (run by
+// written from the code, between "generated" markers: the docs index's list of the types the
+// provider serves and README.md's support matrix of CLI features. cmd/doclists writes them (run by
 // scripts/docs.sh) and internal/repocheck fails when the files differ from what it would
 // write; both go through this package so that they cannot disagree.
 package doclists
@@ -130,34 +130,18 @@ func firstSentence(description string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-// ReadmeTypes is the README's table of every type, with a link to its page.
-func ReadmeTypes(types []Type) string {
+// IndexTypes is the docs index's table of every type (templates/index.md.tmpl, rendered
+// into docs/index.md), with a link to its page relative to docs/: README.md links the index
+// instead of carrying the list.
+func IndexTypes(types []Type) string {
 	var b strings.Builder
 	b.WriteString("| Kind | Name | Purpose |\n| --- | --- | --- |\n")
 	for _, typ := range types {
 		name := "`" + typ.Name + "`"
 		if typ.Page != "" {
-			name = "[" + name + "](" + typ.Page + ")"
+			name = "[" + name + "](" + strings.TrimPrefix(typ.Page, "docs/") + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", typ.Kind, name, typ.Summary)
-	}
-	return b.String()
-}
-
-// FrontPageTypes is the front page's list: the names of each kind, whose pages the
-// registry shows beside it.
-func FrontPageTypes(types []Type) string {
-	var b strings.Builder
-	for _, k := range Kinds {
-		var names []string
-		for _, typ := range types {
-			if typ.Kind == k.Kind {
-				names = append(names, "`"+typ.Name+"`")
-			}
-		}
-		if len(names) > 0 {
-			fmt.Fprintf(&b, "* **%s (%d):** %s.\n", k.Plural, len(names), strings.Join(names, ", "))
-		}
 	}
 	return b.String()
 }
@@ -168,11 +152,11 @@ type Block struct {
 	File, Begin, End, What, Body string
 }
 
-// Blocks are the generated blocks of README.md and templates/index.md.tmpl for the types.
+// Blocks are the generated blocks: the list of the types in templates/index.md.tmpl and the
+// support matrix in README.md.
 func Blocks(types []Type) []Block {
 	return []Block{
-		{File: "README.md", Begin: TypesBegin, End: TypesEnd, What: "the list of types", Body: ReadmeTypes(types)},
-		{File: "templates/index.md.tmpl", Begin: TypesBegin, End: TypesEnd, What: "the list of types", Body: FrontPageTypes(types)},
+		{File: "templates/index.md.tmpl", Begin: TypesBegin, End: TypesEnd, What: "the list of types", Body: IndexTypes(types)},
 		{File: "README.md", Begin: MatrixBegin, End: MatrixEnd, What: "the support matrix", Body: clifeatures.SupportMatrix()},
 	}
 }

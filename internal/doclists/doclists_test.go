@@ -26,29 +26,28 @@ var sample = []Type{
 	{Kind: "function", Name: "parse_node_id", Summary: "Splits a node ID.", Page: "docs/functions/parse_node_id.md"},
 }
 
-// A type with a page links to it; one without is named only.
-func TestReadmeTypes(t *testing.T) {
+// A type with a page links to it, relative to docs/ where the index is; one without is
+// named only.
+func TestIndexTypes(t *testing.T) {
 	want := "| Kind | Name | Purpose |\n| --- | --- | --- |\n" +
-		"| resource | [`apm_node`](docs/resources/node.md) | Manages a node. |\n" +
-		"| resource | [`apm_system`](docs/resources/system.md) | Manages a system. |\n" +
+		"| resource | [`apm_node`](resources/node.md) | Manages a node. |\n" +
+		"| resource | [`apm_system`](resources/system.md) | Manages a system. |\n" +
 		"| list resource | `apm_node` | Lists nodes. |\n" +
-		"| function | [`parse_node_id`](docs/functions/parse_node_id.md) | Splits a node ID. |\n"
-	if got := ReadmeTypes(sample); got != want {
+		"| function | [`parse_node_id`](functions/parse_node_id.md) | Splits a node ID. |\n"
+	if got := IndexTypes(sample); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
-// The front page counts each kind, in the order of Kinds, and leaves out kinds without types.
-func TestFrontPageTypes(t *testing.T) {
-	want := "* **Resources (2):** `apm_node`, `apm_system`.\n" +
-		"* **List resources (1):** `apm_node`.\n" +
-		"* **Functions (1):** `parse_node_id`.\n"
-	if got := FrontPageTypes(sample); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+// README.md carries no list of the types (it links the docs index): only the support matrix.
+func TestBlocksListTheTypesInTheIndexOnly(t *testing.T) {
+	for _, b := range Blocks(sample) {
+		if b.File == "README.md" && b.Begin == TypesBegin {
+			t.Errorf("a block writes the list of types into README.md")
+		}
 	}
 }
 
-// Replace changes only the text between the markers, and Current reads it back.
 func TestBlockReplaceAndCurrent(t *testing.T) {
 	b := Block{File: "README.md", Begin: "<!-- b -->", End: "<!-- e -->", Body: "new\n"}
 	text := "before\n<!-- b -->\nold\nlines\n<!-- e -->\nafter\n"

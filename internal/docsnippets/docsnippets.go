@@ -24,9 +24,9 @@
 //	                                such as "actions"): validated on a CLI that has it,
 //	                                parsed only on the others; never applied
 //
-// A block that is the text of a file under examples/ (a page's {{ tffile }}) is parsed
-// only: its directory is the configuration, which scripts/validate-examples.sh validates
-// and the acceptance tests apply.
+// A block that is the text of a file under examples/ (a page's {{ tffile }}: a .tf file, or a
+// module's .tftest.hcl test file) is parsed only: its directory is the configuration, which
+// scripts/validate-examples.sh validates and the acceptance tests apply (or test).
 //
 // A complete configuration may have a terraform block with required_providers
 // (source = "apmplatform/apm") and a provider "apm" block: the checks point both at the
@@ -82,7 +82,7 @@ func Find(root string) ([]Snippet, error) {
 	}
 	examples := map[string]bool{}
 	err = filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".tf") && !strings.HasSuffix(path, ".tftest.hcl") {
 			return err
 		}
 		data, err := os.ReadFile(path)

@@ -75,14 +75,15 @@ func statedProviderDefaults(t *testing.T) map[string]string {
 // states the environment variable and the default the schema's description states.
 func TestDocsReadmeProviderSettings(t *testing.T) {
 	readme := requireFile(t, filepath.Join(root, "README.md"))
-	start := strings.Index(readme, "### Provider configuration")
-	if start < 0 {
+	// The section's heading, at whatever level the README puts it.
+	loc := regexp.MustCompile(`(?m)^#+ Provider configuration$`).FindStringIndex(readme)
+	if loc == nil {
 		t.Fatal("README.md has no section \"Provider configuration\"")
 	}
 	// The section's table: its rows up to the first line that is no row.
 	rows := map[string][]string{}
 	inTable := false
-	for _, line := range strings.Split(readme[start:], "\n") {
+	for _, line := range strings.Split(readme[loc[0]:], "\n") {
 		if !strings.HasPrefix(line, "|") {
 			if inTable {
 				break

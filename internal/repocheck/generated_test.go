@@ -32,8 +32,8 @@ func checkGenerated(t *testing.T, what string) {
 	}
 }
 
-// The lists of types in README.md and on the registry's front page (templates/index.md.tmpl)
-// are those the provider serves.
+// The list of types of the docs index (templates/index.md.tmpl, the registry's front page)
+// is the one the provider serves; README.md links it.
 func TestDocsListEveryServedType(t *testing.T) {
 	checkGenerated(t, "the list of types")
 }
