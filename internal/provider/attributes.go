@@ -61,6 +61,7 @@ const (
 	attrNodeID          = "node_id"
 	attrNodeName        = "node_name"
 	attrOperation       = "operation"
+	attrTriggers        = "triggers"
 	attrPause           = "pause"
 	attrPort            = "port"
 	attrPrimaryHost     = "primary_host"

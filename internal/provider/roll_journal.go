@@ -56,7 +56,7 @@ type rollMemory interface {
 func rollFingerprint(op rollOperation, config engine.Attrs) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s\n", op.done, config.Str(attrSourcePath), config.Str(attrApplicationName))
-	triggers := config.StrMap("triggers")
+	triggers := config.StrMap(attrTriggers)
 	for _, k := range slices.Sorted(maps.Keys(triggers)) {
 		fmt.Fprintf(h, "%q=%q\n", k, triggers[k])
 	}
