@@ -32,6 +32,13 @@ var (
 	Actions        = Feature{Name: "actions (`action_trigger`, `-invoke`)", Terraform: "1.14"}
 	ActionFailure  = Feature{Name: "action `on_failure` modes", Terraform: "1.16"}
 	ModuleImport   = Feature{Name: "`import` blocks inside modules", Terraform: "1.16"}
+	// A moved block whose source is another provider's resource type (restapi_object to
+	// apm_system): the provider's MoveResourceState.
+	MovedAcrossTypes = Feature{Name: "`moved` blocks from another provider's resource type", Terraform: "1.8", OpenTofu: "1.10"}
+	// ... from one whose state holds a resource identity (restful_resource, written by a CLI
+	// of 1.12 or later): OpenTofu keeps the source's identity on the moved object and then
+	// cannot read it with the new type's identity schema.
+	MovedFromIdentity = Feature{Name: "`moved` blocks from another provider's resource type that has an identity (`restful_resource`)", Terraform: "1.8"}
 	// Generated configuration quotes map keys that are not identifiers (the ids of WAS
 	// servers in apm_web_workers): hashicorp/terraform#35837; not OpenTofu
 	// (opentofu/opentofu#3978).
@@ -42,7 +49,7 @@ var (
 var All = []Feature{
 	Functions, ForEachImport, EphemeralVars, WriteOnly, Identity,
 	ListResources, QueryGenConfig, Actions, ActionFailure, ModuleImport,
-	QuotedMapKeys,
+	QuotedMapKeys, MovedAcrossTypes, MovedFromIdentity,
 }
 
 // Since is the first version of the CLI named by version ("OpenTofu v1.12.6",

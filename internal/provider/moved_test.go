@@ -43,29 +43,29 @@ var restMoves = map[string]restMove{
 	"apm_was_server": {
 		collection: "/rest/was/servers", object: "/rest/was/servers/was-1/nodes/web-01/systems/shop", restapiID: "was-1",
 		readPath: "/rest/was/servers/{id}/nodes/web-01/systems/shop",
-		body: map[string]any{"type": "install", "serverId": "was-1", "nodeName": "web-01", "systemName": "shop", "httpPort": 8080, "ajpPort": 8009, "serverType": "Standard"},
-		want: map[string]any{attrNodeID: "shop/web-01", attrServerID: "was-1", attrMode: "install", attrHTTPPort: 8080, attrAJPPort: 8009, attrServerType: "Standard"},
+		body:     map[string]any{"type": "install", "serverId": "was-1", "nodeName": "web-01", "systemName": "shop", "httpPort": 8080, "ajpPort": 8009, "serverType": "Standard"},
+		want:     map[string]any{attrNodeID: "shop/web-01", attrServerID: "was-1", attrMode: "install", attrHTTPPort: 8080, attrAJPPort: 8009, attrServerType: "Standard"},
 	},
 	"apm_web_server": {
 		collection: "/rest/web/servers", object: "/rest/web/servers/web-1/nodes/web-01/systems/shop", restapiID: "web-1",
 		readPath: "/rest/web/servers/{id}/nodes/web-01/systems/shop",
-		body: map[string]any{"type": "register", "serverId": "web-1", "nodeName": "web-01", "systemName": "shop", "httpPort": 80},
-		want: map[string]any{attrNodeID: "shop/web-01", attrServerID: "web-1", attrMode: "register", attrHTTPPort: 80},
+		body:     map[string]any{"type": "register", "serverId": "web-1", "nodeName": "web-01", "systemName": "shop", "httpPort": 80},
+		want:     map[string]any{attrNodeID: "shop/web-01", attrServerID: "web-1", attrMode: "register", attrHTTPPort: 80},
 	},
 	"apm_session_server": {
 		collection: "/rest/session/servers", object: "/rest/session/servers/session-1/nodes/web-01/systems/shop", restapiID: "session-1",
 		readPath: "/rest/session/servers/{id}/nodes/web-01/systems/shop",
-		body: map[string]any{"type": "install", "serverId": "session-1", "nodeName": "web-01", "systemName": "shop", "serverPort": 5701},
-		want: map[string]any{attrNodeID: "shop/web-01", attrServerID: "session-1", attrMode: "install", "server_port": 5701},
+		body:     map[string]any{"type": "install", "serverId": "session-1", "nodeName": "web-01", "systemName": "shop", "serverPort": 5701},
+		want:     map[string]any{attrNodeID: "shop/web-01", attrServerID: "session-1", attrMode: "install", "server_port": 5701},
 	},
 	"apm_database": {
 		collection: "/rest/resource/databases", object: "/rest/resource/databases/orders-db", restapiID: "orders-db",
 		body: map[string]any{
-			"resourceName": "orders-db", "databaseType": "postgresql", "host": "db.example.com", "port": 5432,
+			"resourceName": "orders-db", "databaseType": "PostgreSQL", "host": "db.example.com", "port": 5432,
 			"databaseName": "orders", "userName": "app", "password": "s3cret!pw",
 		},
 		want: map[string]any{
-			attrResourceName: "orders-db", attrDatabaseType: "postgresql", attrHost: "db.example.com", attrPort: 5432,
+			attrResourceName: "orders-db", attrDatabaseType: "PostgreSQL", attrHost: "db.example.com", attrPort: 5432,
 			attrDatabaseName: "orders", attrUserName: "app",
 		},
 	},
