@@ -35,33 +35,37 @@ const migratePassword = "S3cret!pass"
 var secretAttrs = map[string][]string{"apm_database": {"password"}, "apm_user": {"password"}}
 
 func TestAccMigrateFromRESTProviders_restapi(t *testing.T) {
-	testMigrationFrom(t, "restapi", clifeatures.MovedAcrossTypes)
+	testMigrationFrom(t, restMigration{"restapi_object", "migrate/restapi.tf", "migrate/apm_from_restapi.tf"}, clifeatures.MovedAcrossTypes)
 }
 
 func TestAccMigrateFromRESTProviders_restful(t *testing.T) {
-	testMigrationFrom(t, "restful", clifeatures.MovedAcrossTypes, clifeatures.MovedFromIdentity)
+	testMigrationFrom(t, restMigration{"restful_resource", "migrate/restful.tf", "migrate/apm_from_restful.tf"},
+		clifeatures.MovedAcrossTypes, clifeatures.MovedFromIdentity)
 }
 
-// testMigrationFrom runs the migration from the provider named (restapi or restful),
-// with testdata/migrate/<provider>.tf and apm_from_<provider>.tf.
-func testMigrationFrom(t *testing.T, provider string, features ...clifeatures.Feature) {
+// restMigration is a migration from one REST provider's resource type: the configuration
+// that creates its objects, and the one that moves them to apm resources.
+type restMigration struct{ source, before, after string }
+
+// testMigrationFrom runs the migration m on a CLI that has the features.
+func testMigrationFrom(t *testing.T, m restMigration, features ...clifeatures.Feature) {
 	cli, _ := needs(t, features...)
 	env := newAccEnv(t)
 	env.needsSim("reaches the manager with the REST providers over plain HTTP and counts the requests it receives")
 	t.Parallel()
 	w := newMigration(t, cli)
 
-	w.write(tf(t, "migrate/"+provider+".tf", "endpoint", env.sim.URL, "api_key", env.sim.AdminKey, "password", migratePassword))
+	w.write(tf(t, m.before, "endpoint", env.sim.URL, "api_key", env.sim.AdminKey, "password", migratePassword))
 	w.mustRun("apply", "-input=false", "-auto-approve")
 
-	w.write(env.config(tf(t, "migrate/apm_from_"+provider+".tf", "apm_source", providerAddress("registry.terraform.io"),
+	w.write(env.config(tf(t, m.after, "apm_source", providerAddress("registry.terraform.io"),
 		"server_state", stateStopped, "password", migratePassword)))
 	w.mustRun("plan", "-input=false", "-out=tfplan")
 	var plan tfjson.Plan
 	if err := json.Unmarshal([]byte(w.mustRun("show", "-json", "tfplan")), &plan); err != nil {
 		t.Fatalf("show -json: %v", err)
 	}
-	checkMovesOnly(t, map[string]string{"restapi": "restapi_object", "restful": "restful_resource"}[provider], plan.ResourceChanges)
+	checkMovesOnly(t, m.source, plan.ResourceChanges)
 
 	writes := env.writes()
 	w.mustRun("apply", "-input=false", "tfplan")
