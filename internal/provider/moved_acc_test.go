@@ -60,6 +60,11 @@ func testMigrationFrom(t *testing.T, m restMigration, features ...clifeatures.Fe
 
 	w.write(env.config(tf(t, m.after, "apm_source", providerAddress("registry.terraform.io"),
 		"server_state", stateStopped, "password", migratePassword)))
+	// Without the refresh that finishes the moves, the plan would compare the configuration
+	// with identities still as the paths wrote them (a system's name for its id).
+	if out, code := w.run("plan", "-input=false", "-refresh=false"); code == 0 || !strings.Contains(out, "Plan without -refresh=false") {
+		t.Errorf("a plan of the moves with -refresh=false must be refused (exit status %d):\n%s", code, out)
+	}
 	w.mustRun("plan", "-input=false", "-out=tfplan")
 	var plan tfjson.Plan
 	if err := json.Unmarshal([]byte(w.mustRun("show", "-json", "tfplan")), &plan); err != nil {
