@@ -47,11 +47,9 @@ var datasourceType = resourceType[apm.Datasource]{
 		"that have it attached without Terraform replacing the attachment (see `apm_was_datasource`) are detached for the replacement and " +
 		"get the new datasource attached in the same apply. Deleting a datasource that is not replaced waits while WAS servers still have it " +
 		"attached, then names them.",
-	Fields:   datasourceFields,
-	ImportID: resourceIdentity("orders-ds"),
-	REST: &engine.RESTObject{
-		Path: "/rest/resource/datasources/{resourceName}", ImportID: "{resourceName}", Keys: map[string]string{attrDatabaseID: "databaseResourceName"},
-	},
+	Fields:        datasourceFields,
+	ImportID:      resourceIdentity("orders-ds"),
+	REST:          &engine.RESTObject{Path: "/rest/resource/datasources/{resourceName}", ImportID: "{resourceName}"},
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    []resource.ConfigValidator{poolValidator{}},
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str(attrResourceName)) },

@@ -71,12 +71,9 @@ var userType = resourceType[userObject]{
 		"The password must have 8 to 128 characters with at least one letter, one digit and one special character; the manager never reports it, " +
 		"so give it as the write-only `password_wo` where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state, " +
 		"and change `password_wo_version` to set a new one. Roles are granted with `apm_user_role`; deleting a user removes its grants.",
-	Fields:   userFields,
-	ImportID: importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}}, Example: "alice"},
-	REST: &engine.RESTObject{
-		Path: "/rest/admin/user/{usrId}", ImportID: "{usrId}", Lists: []string{"/rest/admin/users"},
-		Keys: map[string]string{attrUserID: "usrId", attrUserName: "usrNm"},
-	},
+	Fields:     userFields,
+	ImportID:   importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}}, Example: "alice"},
+	REST:       &engine.RESTObject{Path: "/rest/admin/user/{usrId}", ImportID: "{usrId}", Lists: []string{"/rest/admin/users"}},
 	Describe:   describeUser,
 	Validators: userPassword.Validators(describeUser),
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {

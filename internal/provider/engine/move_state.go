@@ -18,10 +18,11 @@ import (
 // ours: the state that provider kept (a path and a JSON body) becomes this type's state,
 // and the object is not touched. A moved object is taken over as an import is: MoveState
 // reads the object's import ID from the source's path and body and records it, with the
-// body's values of the type's inputs; the refresh that follows resolves the import ID (a
-// system's name to its id) and reads the object (takeOverMoved, move_read.go), so that
-// the plan compares the configuration with what the manager has. MoveState cannot ask
-// the manager itself: the CLI calls it before the provider is configured.
+// body's values of the inputs the manager does not report; the refresh that follows
+// resolves the import ID (a system's name to its id) and reads the object (takeOverMoved,
+// move_read.go), so that the plan compares the configuration with what the manager has.
+// MoveState cannot ask the manager itself: the CLI calls it before the provider is
+// configured.
 
 // RESTObject declares where the manager keeps an object of a type, in the terms of its
 // REST interface (api/rest-interface.md), for taking over the state of generic REST
@@ -34,8 +35,9 @@ type RESTObject struct {
 	Path string
 	// ImportID is the type's import ID written with the same keys: "{systemName}/{nodeName}".
 	ImportID string
-	// Keys names the JSON key of each input attribute whose key is not the attribute's
-	// name in lowerCamelCase (host_ip is hostIp): name is "nodeName" for a node.
+	// Keys names the JSON key of each input the manager does not report whose key is not
+	// the attribute's name in lowerCamelCase (install_root_path is installRootPath): a
+	// server's mode is the type of its create's body.
 	Keys map[string]string
 	// Lists are other paths that list the objects, where they differ from the collection
 	// ("/rest/admin/users" beside "/rest/admin/user"). Optional.
@@ -101,9 +103,9 @@ func (r *Resource[T, C]) noun() string {
 }
 
 // take reads the import ID pieces and the attributes of the object that src holds: the
-// import ID from the path's variable segments and the body, which must agree, and the
-// inputs from the body. Secrets are left out: whether the configuration gives one as a
-// sensitive or a write-only value, its first apply then only records it.
+// import ID from the path's variable segments and the body, which must agree, and from
+// the body the inputs that the manager does not report (a server's mode), which the
+// refresh cannot fill.
 func take[T, C any](o RESTObject, noun string, id ImportID[C], fields []Field[T], src restSource) ([]string, Attrs, error) {
 	keys, ok := o.matchPath(src.path)
 	if !ok {
@@ -173,9 +175,14 @@ func scalarString(v any) (string, bool) {
 }
 
 // movable says whether a field takes a value from a moved object's body: an input of
-// the resource held as one JSON value, and no secret.
+// the resource that the manager does not report, held as one JSON value, and no secret.
+// The refresh reads every other field from the manager, spelled as the provider spells
+// it (a body's "S" would stay beside a configuration's "Standard", and replace the
+// server). A secret is left out: whether the configuration gives it as a sensitive or a
+// write-only value, the first apply then only records it, where a password copied into
+// the state would make a configuration with password_wo replace a database.
 func (f Field[T]) movable() bool {
-	return f.views&InResource != 0 && f.role != roleComputed && !f.sensitive && !f.writeOnly &&
+	return f.views&InResource != 0 && f.unread && !f.sensitive && !f.writeOnly &&
 		(f.kind == kindString || f.kind == kindInt64 || f.kind == kindBool)
 }
 

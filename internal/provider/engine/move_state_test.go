@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,10 +13,12 @@ import (
 )
 
 // movableNodeType is the identity tests' node (import ID <system>/<name>, the system's
-// name resolved to its id) at the manager's path of a node.
+// name resolved to its id) at the manager's path of a node, with an input the manager
+// does not report (install_mode, the body's type).
 func movableNodeType() ResourceType[testNode, *nodeStore] {
 	typ := identityNodeType()
-	typ.REST = &RESTObject{Path: "/rest/nodes/{nodeName}/systems/{systemName}", ImportID: "{systemName}/{nodeName}", Keys: map[string]string{"name": "nodeName"}}
+	typ.Fields = append(slices.Clone(typ.Fields), InputField[testNode]("install_mode", "", tftypes.String).OptionalInput())
+	typ.REST = &RESTObject{Path: "/rest/nodes/{nodeName}/systems/{systemName}", ImportID: "{systemName}/{nodeName}", Keys: map[string]string{"install_mode": "type"}}
 	return typ
 }
 
@@ -108,11 +111,12 @@ func attrsOf(t *testing.T, typ tftypes.Object, dv *tfprotov6.DynamicValue) Attrs
 	return a
 }
 
-var shopNode = map[string]any{"nodeName": "web-01", "systemName": "shop", "hostIp": "10.0.0.1", "agentPort": 7730}
+var shopNode = map[string]any{"type": "install", "nodeName": "web-01", "systemName": "shop", "hostIp": "10.0.0.1", "agentPort": 7730}
 
 // Each way a restapi_object or restful_resource keeps a node moves to the node's import
-// ID and the body's inputs; the refresh that follows resolves the system's name to its
-// id, fills what the manager reports and the identity, and forgets the move.
+// ID and the body's input that the manager does not report; the refresh that follows
+// resolves the system's name to its id, fills what the manager reports and the identity,
+// and forgets the move.
 func TestMoveTakesOverEachSourceLikeAnImport(t *testing.T) {
 	cases := map[string]struct {
 		source string
@@ -121,9 +125,12 @@ func TestMoveTakesOverEachSourceLikeAnImport(t *testing.T) {
 		"restapi_object with read_path": {restapiObject, map[string]any{
 			"id": "web-01", "path": "/rest/nodes", "read_path": "/rest/nodes/{id}/systems/shop", "data": dataString(t, shopNode),
 		}},
-		"restapi_object with its path and id, inputs from api_data": {restapiObject, map[string]any{
-			"id": "web-01/systems/shop", "path": "/rest/nodes", "data": dataString(t, map[string]any{"nodeName": "web-01", "hostIp": "10.0.0.1"}),
-			"api_data": map[string]string{"agentPort": "7730", "status": "running"},
+		"restapi_object with its path and id": {restapiObject, map[string]any{
+			"id": "web-01/systems/shop", "path": "/rest/nodes", "data": dataString(t, shopNode),
+		}},
+		"restapi_object read from the list, a key from api_data": {restapiObject, map[string]any{
+			"id": "web-01", "path": "/rest/nodes", "read_path": "/rest/nodes", "data": dataString(t, map[string]any{"type": "install", "nodeName": "web-01"}),
+			"api_data": map[string]string{"systemName": "shop", "status": "running"},
 		}},
 		"restful_resource read at the object's path": {restfulResource, map[string]any{
 			"id": "/rest/nodes/web-01/systems/shop", "path": "/rest/nodes", "body": dynamic(shopNode),
@@ -138,17 +145,18 @@ func TestMoveTakesOverEachSourceLikeAnImport(t *testing.T) {
 			resp := move(t, server, c.source, c.attrs)
 			requireNoDiagnostics(t, "move", nil, resp.Diagnostics)
 			moved := attrsOf(t, stateType, resp.TargetState)
-			if moved.Str("system_id") != "shop" || moved.Str("name") != "web-01" || moved.Str("host_ip") != "10.0.0.1" || moved.Int64("agent_port") != 7730 {
-				t.Errorf("moved state %v, want the import ID's system shop and name web-01 and the body's host_ip and agent_port", moved)
+			if moved.Str("system_id") != "shop" || moved.Str("name") != "web-01" || moved.Str("install_mode") != "install" {
+				t.Errorf("moved state %v, want the import ID's system shop and name web-01, and the body's type as install_mode", moved)
 			}
-			if moved.Known("id") || moved.Known("node_id") {
-				t.Errorf("moved state %v: the values only the manager knows wait for the refresh", moved)
+			if moved.Known("id") || moved.Known("node_id") || moved.Known("host_ip") || moved.Known("agent_port") {
+				t.Errorf("moved state %v: what the manager reports waits for the refresh", moved)
 			}
 			read, err := server.ReadResource(context.Background(), &tfprotov6.ReadResourceRequest{TypeName: "apm_node", CurrentState: resp.TargetState, Private: resp.TargetPrivate})
 			requireNoDiagnostics(t, "read", err, read.Diagnostics)
 			a := attrsOf(t, stateType, read.NewState)
-			if a.Str("system_id") != "SYS-1" || a.Str("id") != "SYS-1/web-01" || a.Str("node_id") != "n-1" {
-				t.Errorf("refreshed state %v, want the system's id SYS-1 and what the manager reports", a)
+			if a.Str("system_id") != "SYS-1" || a.Str("id") != "SYS-1/web-01" || a.Str("node_id") != "n-1" || a.Str("host_ip") != "10.0.0.1" ||
+				a.Int64("agent_port") != 7730 || a.Str("install_mode") != "install" {
+				t.Errorf("refreshed state %v, want the system's id SYS-1, what the manager reports and the moved install_mode", a)
 			}
 			if got := identityOf(t, identityType, read.NewIdentity); got["system_id"] != "SYS-1" || got["name"] != "web-01" {
 				t.Errorf("identity %v, want the resolved import ID", got)
@@ -180,8 +188,8 @@ func TestMoveRefusesWhatDoesNotMap(t *testing.T) {
 			map[string]any{"id": "web-01", "path": "/rest/nodes", "read_path": "/rest/nodes/{id}/systems/shop", "data": dataString(t, map[string]any{"systemName": "outlet"})},
 			`its path has systemName "shop" but its body has "outlet"`},
 		"a value of the wrong kind": {movableNodeType(), restapiObject,
-			map[string]any{"id": "web-01", "path": "/rest/nodes", "read_path": "/rest/nodes/{id}/systems/shop", "data": dataString(t, map[string]any{"agentPort": "many"})},
-			"its body's agentPort (for agent_port): many is not a whole number"},
+			map[string]any{"id": "web-01", "path": "/rest/nodes", "read_path": "/rest/nodes/{id}/systems/shop", "data": dataString(t, map[string]any{"type": true})},
+			"its body's type (for install_mode): true is not a string"},
 		"a data that is no JSON object": {movableNodeType(), restapiObject,
 			map[string]any{"id": "web-01", "path": "/rest/nodes", "read_path": "/rest/nodes/{id}/systems/shop", "data": "[1]"},
 			"the state of restapi_object: its data is not a JSON object"},
@@ -238,5 +246,43 @@ func TestPlanOfAnUnreadMoveIsRefused(t *testing.T) {
 	}
 	if len(plan.Diagnostics) != 1 || !strings.Contains(plan.Diagnostics[0].Detail, "Plan without -refresh=false") {
 		t.Errorf("diagnostics %+v, want the plan refused until a refresh", plan.Diagnostics)
+	}
+}
+
+// A body's value becomes the field's kind: numbers and booleans as JSON has them or as
+// restapi's api_data flattens them to strings; anything else is refused, naming it.
+func TestMovedBodyValuesTakeTheFieldsKind(t *testing.T) {
+	count := InputField[testNode]("count", "", tftypes.Number)
+	flag := InputField[testNode]("flag", "", tftypes.Bool)
+	mode := InputField[testNode]("mode", "", tftypes.String)
+	for _, c := range []struct {
+		field Field[testNode]
+		in    any
+		want  tftypes.Value
+	}{
+		{count, json.Number("7"), Int64Value(7)},
+		{count, "7", Int64Value(7)},
+		{flag, true, tftypes.NewValue(tftypes.Bool, true)},
+		{flag, "false", tftypes.NewValue(tftypes.Bool, false)},
+		{mode, "install", str("install")},
+		{mode, json.Number("3"), str("3")},
+	} {
+		if got, err := c.field.fromJSON(c.in); err != nil || !got.Equal(c.want) {
+			t.Errorf("%s from %#v = %v (%v), want %v", c.field.name, c.in, got, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		field Field[testNode]
+		in    any
+		want  string
+	}{
+		{count, "seven", "seven is not a whole number"},
+		{count, json.Number("7.5"), "7.5 is not a whole number"},
+		{flag, "yes", "yes is not true or false"},
+		{mode, []any{"a"}, "[a] is not a string"},
+	} {
+		if _, err := c.field.fromJSON(c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s from %#v: error %v, want %q", c.field.name, c.in, err, c.want)
+		}
 	}
 }

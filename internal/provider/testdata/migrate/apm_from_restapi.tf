@@ -21,12 +21,13 @@ resource "apm_node" "shop" {
 }
 
 resource "apm_was_server" "shop" {
-  node_id   = apm_node.shop.id
-  server_id = "was-1"
-  mode      = "install"
-  http_port = 8080
-  ajp_port  = 8009
-  state     = var.server_state
+  node_id     = apm_node.shop.id
+  server_id   = "was-1"
+  mode        = "install"
+  http_port   = 8080
+  ajp_port    = 8009
+  server_type = "Standard" # the restapi_object sent the manager's "S"
+  state       = var.server_state
 }
 
 resource "apm_web_server" "shop" {

@@ -40,7 +40,7 @@ resource "restapi_object" "was_server" {
   read_path    = "/rest/was/servers/{id}/nodes/web-01/systems/shop"
   query_string = local.key
   id_attribute = "serverId"
-  data         = jsonencode({ type = "install", serverId = "was-1", nodeName = "web-01", systemName = "shop", httpPort = 8080, ajpPort = 8009 })
+  data         = jsonencode({ type = "install", serverId = "was-1", nodeName = "web-01", systemName = "shop", httpPort = 8080, ajpPort = 8009, serverType = "S" })
   depends_on   = [restapi_object.node]
 }
 
