@@ -127,10 +127,14 @@ func jsonObject(text, attr string) (map[string]any, error) {
 }
 
 // dynamicObject decodes a dynamic attribute, which a state holds as {"value": ..,
-// "type": ..}; null is none.
+// "type": ..}, or a JSON string (restful's schema 0); null is none.
 func dynamicObject(raw json.RawMessage, attr string) (map[string]any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
+	}
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return jsonObject(text, attr)
 	}
 	var typed struct {
 		Value json.RawMessage `json:"value"`

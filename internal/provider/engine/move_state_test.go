@@ -135,6 +135,9 @@ func TestMoveTakesOverEachSourceLikeAnImport(t *testing.T) {
 		"restful_resource read at the object's path": {restfulResource, map[string]any{
 			"id": "/rest/nodes/web-01/systems/shop", "path": "/rest/nodes", "body": dynamic(shopNode),
 		}},
+		"restful_resource of its schema 0, its body a JSON string": {restfulResource, map[string]any{
+			"id": "/rest/nodes/web-01/systems/shop", "path": "/rest/nodes", "body": dataString(t, shopNode),
+		}},
 		"restful_resource read from the list, keys in the body": {restfulResource, map[string]any{
 			"id": "/rest/nodes", "path": "/rest/nodes", "body": dynamic(shopNode), "output": dynamic(map[string]any{"status": "running"}),
 		}},
