@@ -83,18 +83,14 @@ func (r *Resource[T, C]) moveState(ctx context.Context, req resource.MoveStateRe
 		}
 	}
 	resp.TargetState.Raw = tftypes.NewValue(typ, values)
-	moved, err := json.Marshal(pieces)
-	if err != nil {
-		resp.Diagnostics.AddError(summary, err.Error())
-		return
-	}
+	moved, _ := json.Marshal(pieces) // a list of strings always marshals
 	// Marked imported too: the inputs that the manager does not report and the source's
 	// body did not hold (a password) are null, and setting them is only recorded.
 	resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, movedKey, moved)...)
 	resp.Diagnostics.Append(resp.TargetPrivate.SetKey(ctx, importedKey, []byte("true"))...)
 }
 
-// noun is what descriptions call the type: "WAS server".
+// noun is what descriptions call the type: "WAS server" (as Schema words it).
 func (r *Resource[T, C]) noun() string {
 	if r.Type.Noun != "" {
 		return r.Type.Noun
