@@ -17,14 +17,21 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/bin/terraform-provider-apm" .
+# examples/migrate requires the REST providers whose resources it takes over.
+scripts/install-rest-providers.sh
+rest="$repo/.clis/rest-providers"
 # Examples without a terraform block resolve "apm" to hashicorp/apm; the quickstart uses apmplatform/apm.
 cat >"$tmp/cli.tfrc" <<HCL
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hashicorp/apm"   = "$tmp/bin"
-    "registry.opentofu.org/hashicorp/apm"   = "$tmp/bin"
-    "registry.terraform.io/apmplatform/apm" = "$tmp/bin"
-    "registry.opentofu.org/apmplatform/apm" = "$tmp/bin"
+    "registry.terraform.io/hashicorp/apm"      = "$tmp/bin"
+    "registry.opentofu.org/hashicorp/apm"      = "$tmp/bin"
+    "registry.terraform.io/apmplatform/apm"    = "$tmp/bin"
+    "registry.opentofu.org/apmplatform/apm"    = "$tmp/bin"
+    "registry.terraform.io/mastercard/restapi" = "$rest"
+    "registry.opentofu.org/mastercard/restapi" = "$rest"
+    "registry.terraform.io/magodo/restful"     = "$rest"
+    "registry.opentofu.org/magodo/restful"     = "$rest"
   }
   direct {}
 }

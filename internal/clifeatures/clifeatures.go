@@ -36,6 +36,13 @@ var (
 	// apmsim, and with mock providers without a manager.
 	TestCommand   = Feature{Name: "`terraform test` of modules (examples/testing)", Terraform: "1.6", OpenTofu: "1.6"}
 	MockProviders = Feature{Name: "`mock_provider` in `terraform test`", Terraform: "1.7", OpenTofu: "1.8"}
+	// A moved block whose source is another provider's resource type (restapi_object to
+	// apm_system): the provider's MoveResourceState.
+	MovedAcrossTypes = Feature{Name: "`moved` blocks from another provider's resource type", Terraform: "1.8", OpenTofu: "1.10"}
+	// ... from one whose state holds a resource identity (restful_resource, written by a CLI
+	// of 1.12 or later): OpenTofu keeps the source's identity on the moved object and then
+	// cannot read it with the new type's identity schema.
+	MovedFromIdentity = Feature{Name: "`moved` blocks from another provider's resource type that has an identity (`restful_resource`)", Terraform: "1.8"}
 	// Generated configuration quotes map keys that are not identifiers (the ids of WAS
 	// servers in apm_web_workers): hashicorp/terraform#35837; not OpenTofu
 	// (opentofu/opentofu#3978).
@@ -46,7 +53,7 @@ var (
 var All = []Feature{
 	Functions, ForEachImport, EphemeralVars, WriteOnly, Identity,
 	ListResources, QueryGenConfig, Actions, ActionFailure, ModuleImport,
-	QuotedMapKeys, TestCommand, MockProviders,
+	QuotedMapKeys, TestCommand, MockProviders, MovedAcrossTypes, MovedFromIdentity,
 }
 
 // Since is the first version of the CLI named by version ("OpenTofu v1.12.6",

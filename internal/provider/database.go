@@ -85,6 +85,7 @@ var databaseType = resourceType[apm.Database]{
 		"Deleting a database that is not replaced waits while datasources still use it, then names them.",
 	Fields:        databaseFields,
 	ImportID:      resourceIdentity("orders-db"),
+	REST:          &engine.RESTObject{Path: "/rest/resource/databases/{resourceName}", ImportID: "{resourceName}"},
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    databasePassword.Validators(describeDatabase),
 	Describe:      describeDatabase,

@@ -49,6 +49,7 @@ var datasourceType = resourceType[apm.Datasource]{
 		"attached, then names them.",
 	Fields:        datasourceFields,
 	ImportID:      resourceIdentity("orders-ds"),
+	REST:          &engine.RESTObject{Path: "/rest/resource/datasources/{resourceName}", ImportID: "{resourceName}"},
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    []resource.ConfigValidator{poolValidator{}},
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str(attrResourceName)) },

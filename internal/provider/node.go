@@ -68,6 +68,7 @@ var nodeType = resourceType[nodeObject]{
 		},
 		Example: "shop/web-01",
 	},
+	REST:          &engine.RESTObject{Path: "/rest/nodes/{nodeName}/systems/{systemName}", ImportID: "{systemName}/{nodeName}"},
 	DeleteTimeout: 10 * time.Minute,
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))

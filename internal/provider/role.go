@@ -58,6 +58,7 @@ var roleType = resourceType[apm.Role]{
 		"for the grants to be revoked (by `apm_user_role` resources destroyed in the same run), then names the users that still hold it.",
 	Fields:        roleFields,
 	ImportID:      importID{Parts: []idPart{{Attr: attrRoleID, Form: "<role_id>"}}, Example: "operators"},
+	REST:          &engine.RESTObject{Path: "/rest/admin/auth/{authId}", ImportID: "{authId}"},
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("role %q", a.Str(attrRoleID)) },
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {

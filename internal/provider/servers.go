@@ -138,8 +138,13 @@ func (k *serverKind) resourceType() resourceType[serverObject] {
 		Description: fmt.Sprintf("A %s on a node. Creating it installs a new server or registers one the node has (`mode`); destroying it stops it, "+
 			"then uninstalls or deregisters it. With `state`, apply starts or stops it and waits for the manager (within `timeouts`). "+
 			"Its node is referred to by id, so renaming the system leaves the server alone.", k.label),
-		Fields:        k.fields(),
-		ImportID:      importID{Parts: []idPart{serverNodePart, {Attr: attrServerID, Form: "<server_id>"}}, Example: k.example, Noun: "server"},
+		Fields:   k.fields(),
+		ImportID: importID{Parts: []idPart{serverNodePart, {Attr: attrServerID, Form: "<server_id>"}}, Example: k.example, Noun: "server"},
+		REST: &engine.RESTObject{
+			Path:     "/rest/" + string(k.kind) + "/servers/{serverId}/nodes/{nodeName}/systems/{systemName}",
+			ImportID: "{systemName}/{nodeName}/{serverId}",
+			Keys:     map[string]string{attrMode: "type"}, // install or register, in the body of the create
+		},
 		DeleteTimeout: engine.DefaultDeleteTimeout * 2,
 		Describe:      k.describe,
 		Create:        k.create,

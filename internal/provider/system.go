@@ -61,6 +61,7 @@ var systemType = resourceType[apm.System]{
 	Description:   "A system: a named group of nodes and the servers on them. Changing `name` renames the system in place; nodes refer to it by `id`, which a rename keeps, so they are not touched. Deleting a system waits until its nodes are gone.",
 	Fields:        systemFields,
 	ImportID:      systemImportID,
+	REST:          &engine.RESTObject{Path: "/rest/systems/{systemName}", ImportID: "{systemName}"},
 	DeleteTimeout: 10 * time.Minute,
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("system %q", a.Str(attrName)) },
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {

@@ -73,6 +73,7 @@ var userType = resourceType[userObject]{
 		"and change `password_wo_version` to set a new one. Roles are granted with `apm_user_role`; deleting a user removes its grants.",
 	Fields:     userFields,
 	ImportID:   importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}}, Example: "alice"},
+	REST:       &engine.RESTObject{Path: "/rest/admin/user/{usrId}", ImportID: "{usrId}", Lists: []string{"/rest/admin/users"}},
 	Describe:   describeUser,
 	Validators: userPassword.Validators(describeUser),
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {

@@ -98,6 +98,10 @@ type ResourceType[T, C any] struct {
 	// together.
 	SetAside func(ctx context.Context, m C, state Attrs) (released []string, err error)
 	Restore  func(ctx context.Context, m C, a Attrs) error
+
+	// REST is where the manager keeps the object, for moved blocks from restapi_object
+	// and restful_resource (move_state.go). Optional: nil refuses such moves.
+	REST *RESTObject
 }
 
 // NewResource registers a declared type with the framework.
@@ -171,8 +175,8 @@ func (r *Resource[T, C]) Configure(_ context.Context, req resource.ConfigureRequ
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
 // type knows the plan cannot.
 func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
+	if req.Plan.Raw.IsNull() || r.unreadMove(ctx, req.Private, &resp.Diagnostics) {
+		return // destroy, or a move that no refresh finished
 	}
 	plan, err := AttrsOf(req.Plan.Raw)
 	if err != nil {
@@ -363,7 +367,11 @@ func (r *Resource[T, C]) Read(ctx context.Context, req resource.ReadRequest, res
 	if !ok {
 		return
 	}
-	obj, err := r.Type.Read(ctx, m, state)
+	state, err := r.takeOverMoved(ctx, m, state, resp.Private, &resp.Diagnostics)
+	var obj *T
+	if err == nil {
+		obj, err = r.Type.Read(ctx, m, state)
+	}
 	if GoneWithParent(err) {
 		// Deleted outside Terraform: the next plan creates it again.
 		r.data.planned.readGone(r.Type.Name, r.claimKey(state))
