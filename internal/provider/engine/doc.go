@@ -11,7 +11,9 @@
 // C is the provider's connection, handed to the calls untouched. The files are named for
 // what they hold: resource.go (the declaration and create, read, update), delete.go,
 // import.go, timeouts.go, plan.go, identity.go, list_resource.go, action.go, operation.go,
-// functions.go.
+// functions.go, and for moved blocks from the generic REST providers move_state.go (the
+// framework hook), move_sources.go (reading restapi_object's and restful_resource's states)
+// and move_read.go (the first read of a moved object).
 //
 // # Glossary
 //
@@ -32,6 +34,9 @@
 //   - recreation: a replacement that keeps the object's identity (a database replaced for a
 //     new password); its delete may set blockers aside and its create restore them
 //     (ResourceType.SetAside and Restore, recreate.go).
+//   - move: a `moved` block from another provider's resource type (restapi_object,
+//     restful_resource) to one of ours, taken as an import of the object that the source's
+//     path names (ResourceType.REST).
 //   - finishing write: a request already sent, which runs to its own bound even when the
 //     run is interrupted, so that its outcome is recorded.
 //   - settle: the wait after a write until the manager reports the declared state.
