@@ -342,7 +342,7 @@ func TestAccNode_unknownSystemIsExplained(t *testing.T) {
 		{
 			Config:      env.config(orphan),
 			PlanOnly:    true,
-			ExpectError: errorMatching("Unknown system", `No system has the id "SYS-9999"`, "apm_system.example.id"),
+			ExpectError: errorMatching("Unknown system", `has no system with the id "SYS-9999"`, "apm_system.example.id"),
 		},
 		{
 			// Without the list at start the provider cannot know: apply explains it.

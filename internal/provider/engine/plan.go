@@ -57,6 +57,8 @@ type planned struct {
 	creates int
 	// gone is what the walk found deleted outside Terraform (deleted_outside.go).
 	gone goneObjects
+	// lookups is what the look-ups of referenced objects found (references.go).
+	lookups lookups
 }
 
 // holder is one planning of a resource.
@@ -186,10 +188,7 @@ func PlannedObject(ctx context.Context, typeName, importID string) (Attrs, bool)
 	if w == nil {
 		return nil, false
 	}
-	w.planned.mu.Lock()
-	defer w.planned.mu.Unlock()
-	h, ok := w.planned.held[typeName+" "+importID]
-	return h.plan, ok
+	return w.planned.declares(typeName, importID)
 }
 
 // LookupsSkipped reports whether plan must not ask the manager (skip_connection_check):

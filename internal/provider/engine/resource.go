@@ -55,6 +55,10 @@ type ResourceType[T, C any] struct {
 	// knows the walk: which objects the configuration declares (PlannedObject) and whether
 	// plan may ask the manager (LookupsSkipped). Optional.
 	CheckPlan func(ctx context.Context, m C, plan, prior Attrs, diags *diag.Diagnostics)
+	// References are the attributes that name a parent by its id: plan looks each new
+	// known value up, and fails naming it when the manager has no such object
+	// (references.go). Optional.
+	References []Reference[C]
 	// Validators check the configuration as a whole (one of two attributes, say). Optional.
 	Validators []resource.ConfigValidator
 	// Exclusives names what the object a plan declares holds that no other object can (a
@@ -197,14 +201,15 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !r.data.connected || resp.Diagnostics.HasError() {
 		return
 	}
-	if r.Type.CheckPlan != nil {
-		var checks diag.Diagnostics
+	var checks diag.Diagnostics
+	r.checkReferences(ctx, plan, prior, &checks)
+	if r.Type.CheckPlan != nil && !checks.HasError() {
 		r.Type.CheckPlan(r.data.planned.forCheck(ctx, r.data.skipLookups), r.data.conn, plan, prior, &checks)
-		if len(prior) == 0 && replaced == "" {
-			checks = r.worldMoved(checks, plan)
-		}
-		resp.Diagnostics.Append(checks...)
 	}
+	if len(prior) == 0 && replaced == "" {
+		checks = r.worldMoved(checks, plan)
+	}
+	resp.Diagnostics.Append(checks...)
 	if len(prior) == 0 && !resp.Diagnostics.HasError() {
 		r.lookUpCreated(ctx, plan, replaced, &resp.Diagnostics)
 	}
