@@ -100,7 +100,7 @@ func (k *serverKind) checkPortsFree(ctx context.Context, c *conn, plan, prior en
 		for _, p := range fresh {
 			port := plan.Int64(p.attr)
 			other, taken := held[port]
-			if !taken || (other.Kind == k.kind && other.ServerID == ref.ServerID) || declaredServer(ctx, plan.Str(attrNodeID), other) {
+			if !taken || k.isItself(ctx, other, plan, prior) || declaredServer(ctx, plan.Str(attrNodeID), other) {
 				continue
 			}
 			diags.AddAttributeError(path.Root(p.attr), fmt.Sprintf("Port %d on node %q is taken", port, ref.NodeName), fmt.Sprintf(
@@ -115,6 +115,25 @@ func (k *serverKind) checkPortsFree(ctx context.Context, c *conn, plan, prior en
 		diags.AddWarning("Could not check the ports of "+k.describe(plan), engine.Explain(err)+
 			"\n\nApply sends the server all the same; should a port be taken, the manager refuses it naming the server that holds it.")
 	}
+}
+
+// isItself reports whether the server s of the plan's node is the one planned, or the one
+// it replaces (prior, or the object of the replacement's second planning), which is gone
+// before the replacement is created.
+func (k *serverKind) isItself(ctx context.Context, s apm.Server, plan, prior engine.Attrs) bool {
+	if s.Kind != k.kind {
+		return false
+	}
+	id := plan.Str(attrNodeID) + "/" + s.ServerID
+	if replaced, ok := engine.Replaces(ctx, "apm_"+k.name); ok && replaced == id {
+		return true
+	}
+	for _, a := range []engine.Attrs{plan, prior} {
+		if len(a) > 0 && s.ServerID == a.Str(attrServerID) && a.Str(attrNodeID) == plan.Str(attrNodeID) {
+			return true
+		}
+	}
+	return false
 }
 
 // declaredServer reports whether a server of this walk's configuration is s, on the node nodeID.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -170,11 +171,25 @@ type runKey struct{}
 type walkView struct {
 	planned     *planned
 	skipLookups bool
+	// replaced is the claimKey of the object that the create being planned replaces (the
+	// second planning of a replacement), or "".
+	replaced string
 }
 
 // forCheck is ctx for a type's CheckPlan, with what it can ask of the walk.
-func (p *planned) forCheck(ctx context.Context, skipLookups bool) context.Context {
-	return context.WithValue(ctx, runKey{}, &walkView{planned: p, skipLookups: skipLookups})
+func (p *planned) forCheck(ctx context.Context, skipLookups bool, replaced string) context.Context {
+	return context.WithValue(ctx, runKey{}, &walkView{planned: p, skipLookups: skipLookups, replaced: replaced})
+}
+
+// Replaces is the import ID of the object of type typeName that the create being planned
+// replaces: Terraform plans a replacement a second time as a create without the prior
+// state, whose object still holds what it holds (a port) until it is deleted.
+func Replaces(ctx context.Context, typeName string) (string, bool) {
+	w, _ := ctx.Value(runKey{}).(*walkView)
+	if w == nil {
+		return "", false
+	}
+	return strings.CutPrefix(w.replaced, typeName+" ")
 }
 
 // PlannedObject is the plan of the object of type typeName (such as "apm_database") with

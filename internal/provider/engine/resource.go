@@ -33,6 +33,10 @@ type ResourceType[T, C any] struct {
 	DeleteTimeout time.Duration
 	// Describe names the object in diagnostics, such as `system "shop"`.
 	Describe func(a Attrs) string
+	// DescribeWith, when set, names the object once the provider is configured, with
+	// what only the connection knows (a node's system by its name, where Describe has its
+	// id); Describe stays for what runs before (validation). Optional (describe.go).
+	DescribeWith func(m C, a Attrs) string
 
 	// Create writes a new object from the plan; the engine then reads it back with read.
 	Create func(ctx context.Context, m C, plan Attrs) error
@@ -170,6 +174,7 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 
 func (r *Resource[T, C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configured[C](req.ProviderData, &resp.Diagnostics)
+	r.bindDescribe()
 }
 
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
@@ -204,7 +209,7 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	var checks diag.Diagnostics
 	r.checkReferences(ctx, plan, prior, &checks)
 	if r.Type.CheckPlan != nil && !checks.HasError() {
-		r.Type.CheckPlan(r.data.planned.forCheck(ctx, r.data.skipLookups), r.data.conn, plan, prior, &checks)
+		r.Type.CheckPlan(r.data.planned.forCheck(ctx, r.data.skipLookups, replaced), r.data.conn, plan, prior, &checks)
 	}
 	if len(prior) == 0 && replaced == "" {
 		checks = r.worldMoved(checks, plan)
