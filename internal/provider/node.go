@@ -70,6 +70,7 @@ var nodeType = resourceType[nodeObject]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))
 	},
+	DescribeWith: describeNode,
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
 		return c.onSystem(ctx, plan.Str(attrSystemID), func(systemName string) error {
 			return c.CreateNode(ctx, apm.CreateNodeRequest{
@@ -99,6 +100,16 @@ var nodeType = resourceType[nodeObject]{
 		}
 		return names, nil
 	},
+}
+
+// describeNode names a node's system by the name this process last saw for its id (the
+// list of systems read at start, or any read since): with two managers, whose systems may
+// have the same ids, only the name tells them apart. A system not seen is named by its id.
+func describeNode(c *conn, a engine.Attrs) string {
+	if name, ok := c.systems.cached(a.Str(attrSystemID)); ok {
+		return fmt.Sprintf("node %q of system %q", a.Str(attrName), name)
+	}
+	return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))
 }
 
 // readNode reads the node that state identifies: one GET when its system's name is known.

@@ -271,7 +271,7 @@ func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 			// quotes of the import block, and the next step imports with exactly it.
 			Config:   config,
 			PlanOnly: true,
-			ExpectError: errorMatching(fmt.Sprintf(`node "web-01" of system %s already exists`, env.systemID(shop)),
+			ExpectError: errorMatching(fmt.Sprintf(`node "web-01" of system %q already exists`, shop),
 				"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
 		},
 		{
