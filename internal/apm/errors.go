@@ -113,6 +113,22 @@ type TransportError struct {
 	what           string // short description such as "connection failed"
 	advice         string // what to check, after the cause; "" for none
 	outcomeUnknown bool   // see OutcomeUnknown
+	endpoint       string // the client's base URL (see ManagerOf)
+}
+
+// ManagerOf is the endpoint of the manager that a request's error came from (the client's
+// base URL, which holds no key). The provider names it in every error, since one process
+// cannot tell which of a configuration's providers it is.
+func ManagerOf(err error) (string, bool) {
+	var apiErr *Error
+	if errors.As(err, &apiErr) && apiErr.endpoint != "" {
+		return apiErr.endpoint, true
+	}
+	var te *TransportError
+	if errors.As(err, &te) && te.endpoint != "" {
+		return te.endpoint, true
+	}
+	return "", false
 }
 
 func (e *TransportError) Error() string {

@@ -2,6 +2,7 @@ package apm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,7 +135,21 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	if !c.silent {
 		ctx = c.logContext(ctx)
 	}
-	return c.run(ctx, cl)
+	return c.fromManager(c.run(ctx, cl))
+}
+
+// fromManager records on a request's error which manager it came from (see ManagerOf).
+func (c *Client) fromManager(err error) error {
+	endpoint := c.auth().redact.String(c.baseURL)
+	var apiErr *Error
+	var te *TransportError
+	switch {
+	case errors.As(err, &apiErr):
+		apiErr.endpoint = cmp.Or(apiErr.endpoint, endpoint)
+	case errors.As(err, &te):
+		te.endpoint = endpoint
+	}
+	return err
 }
 
 // run makes the attempts of cl (see the retry policy in retry.go). Whether any attempt may

@@ -120,12 +120,13 @@ var arrangeArgs = map[string]int{
 	"tls":    0, // serve HTTPS with a certificate from a fresh CA ({{ca_pem}})
 	"system": 1, // system NAME
 	"node":   4, // node SYSTEM NAME HOST_IP AGENT_PORT
+	"server": 5, // server KIND SYSTEM NODE ID PORT: install a server of KIND (was, web, session) on the port
 }
 
 // badVariables are the placeholders a case may use; system_id takes the system's name.
 var badVariables = []string{
 	"endpoint", "host", "api_key", "viewer_key", "closed_endpoint",
-	"ca_pem", "other_ca_pem", "private_key_pem", "system_id",
+	"ca_pem", "other_ca_pem", "private_key_pem", "certificate_pem", "certificate_key_pem", "system_id",
 }
 
 // loadBadInput reads and checks the whole corpus.
@@ -255,7 +256,7 @@ func (c *badCase) check() error {
 	}
 	for _, a := range c.arrange {
 		if n, ok := arrangeArgs[a[0]]; !ok || len(a)-1 != n {
-			errs = append(errs, fmt.Errorf("arrange %q: want one of tls, system NAME, node SYSTEM NAME HOST_IP AGENT_PORT", strings.Join(a, " ")))
+			errs = append(errs, fmt.Errorf("arrange %q: want one of tls, system NAME, node SYSTEM NAME HOST_IP AGENT_PORT, server KIND SYSTEM NODE ID PORT", strings.Join(a, " ")))
 		}
 	}
 	for _, m := range badVariable.FindAllStringSubmatch(c.hcl, -1) {
@@ -538,9 +539,26 @@ func badEnv(t *testing.T, c badCase) (*accEnv, string) {
 				t.Fatalf("%s: arrange node: agent port %q: %v", c.pos, a[4], err)
 			}
 			env.must(env.admin.CreateNode(ctx, apm.CreateNodeRequest{SystemName: a[1], NodeName: a[2], HostIP: a[3], AgentPort: port}))
+		case "server":
+			arrangeServer(t, env, c, a[1:])
 		}
 	}
 	return env, caPEM
+}
+
+// arrangeServer installs a server: KIND SYSTEM NODE ID PORT, the port its first (http_port,
+// or a session server's server_port).
+func arrangeServer(t *testing.T, env *accEnv, c badCase, args []string) {
+	t.Helper()
+	var port int64
+	if _, err := fmt.Sscan(args[4], &port); err != nil {
+		t.Fatalf("%s: arrange server: port %q: %v", c.pos, args[4], err)
+	}
+	spec := apm.ServerSpec{SystemName: args[1], NodeName: args[2], ServerID: args[3], HTTPPort: port}
+	if kind := apm.ServerKind(args[0]); kind == apm.KindSession {
+		spec.HTTPPort, spec.ServerPort = 0, port
+	}
+	env.must(env.admin.InstallServer(env.ctx(), apm.ServerKind(args[0]), spec))
 }
 
 // badCaseVars are the values of the placeholders the case uses.
@@ -571,6 +589,11 @@ func badCaseVars(t *testing.T, env *accEnv, c badCase, caPEM string) map[string]
 	}
 	if uses("private_key_pem") {
 		vars["private_key_pem"] = privateKeyPEM(t)
+	}
+	if uses("certificate_pem") {
+		// With a key of its own, certificate_key_pem: {{private_key_pem}} is not its key.
+		cert := newWebTestCert(t, "web-1.example", nil)
+		vars["certificate_pem"], vars["certificate_key_pem"] = cert.certPEM, cert.keyPEM
 	}
 	if strings.Contains(c.hcl, "{{system_id:") {
 		systems, err := env.admin.ListSystems(env.ctx())

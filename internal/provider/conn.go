@@ -25,6 +25,8 @@ type conn struct {
 	zone *time.Location
 	// aside is what the deletes of replacements set aside for the creates that follow.
 	aside *asideRegistry
+	// ports are the ports held on the nodes that plans looked at (server_ports.go).
+	ports *nodePorts
 }
 
 // timeZone is the zone the manager's times are read in; UTC when none is set.
@@ -36,7 +38,7 @@ func (c *conn) timeZone() *time.Location {
 }
 
 func newConn(client *apm.Client) *conn {
-	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}, balancers: &balancerLocks{}, aside: newAsideRegistry()}
+	return &conn{Client: client, systems: newSystemDirectory(), seats: &seats{}, balancers: &balancerLocks{}, aside: newAsideRegistry(), ports: &nodePorts{}}
 }
 
 // systemDirectory maps system ids to their current names, as last seen by any read of a

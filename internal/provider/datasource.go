@@ -53,10 +53,8 @@ var datasourceType = resourceType[apm.Datasource]{
 	DeleteTimeout: engine.DefaultDeleteTimeout,
 	Validators:    []resource.ConfigValidator{poolValidator{}},
 	Describe:      func(a engine.Attrs) string { return fmt.Sprintf("datasource %q", a.Str(attrResourceName)) },
-	CheckPlan: func(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-		checkPoolPlan(ctx, c, plan, prior, diags)
-		checkDatabaseRef(ctx, c, plan, prior, diags)
-	},
+	CheckPlan:     checkPoolPlan,
+	References:    []reference{refersTo(attrDatabaseID, databaseParent)},
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
 		return c.CreateDatasource(ctx, apm.DatasourceSpec{
 			ResourceName: plan.Str(attrResourceName), DatabaseResourceName: plan.Str(attrDatabaseID),
@@ -166,34 +164,6 @@ func checkPoolPlan(_ context.Context, _ *conn, plan, prior engine.Attrs, diags *
 	values := map[string]*int64{poolMin: knownInt(plan, poolMin), poolMax: knownInt(plan, poolMax), poolInitial: knownInt(plan, poolInitial)}
 	for _, p := range poolProblems(values, ", counting the values recorded in the state for sizes the configuration leaves out; set them in the configuration") {
 		diags.AddAttributeError(path.Root(p.attr), "Invalid pool sizes", p.detail)
-	}
-}
-
-// checkDatabaseRef fails the plan of a datasource whose database neither this
-// configuration declares nor the manager has, rather than let the create get the
-// manager's 404 at apply. One GET, for a new database_id only: a datasource that keeps its
-// database cannot be without it (the manager deletes no database in use). A database_id
-// unknown at plan (its database is replaced in this run) waits for apply.
-func checkDatabaseRef(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
-	name := plan.Str(attrDatabaseID)
-	if !plan.Known(attrDatabaseID) || (len(prior) > 0 && prior.Str(attrDatabaseID) == name) || engine.LookupsSkipped(ctx) {
-		return
-	}
-	if _, declared := engine.PlannedObject(ctx, "apm_database", name); declared {
-		return
-	}
-	_, err := c.GetDatabase(ctx, name)
-	switch {
-	case err == nil:
-	case engine.IsGone(err):
-		diags.AddAttributeError(path.Root(attrDatabaseID), "Unknown database", fmt.Sprintf(
-			"database_id is %q, but the manager has no database with that resource_name, and this configuration declares none that the datasource refers to. "+
-				"Declare the database in this configuration and refer to it by its id, as in database_id = apm_database.example.id, "+
-				"which also makes Terraform create it before the datasource (a literal name does not); or correct database_id "+
-				"(the data source apm_databases lists the manager's databases).", name))
-	default:
-		diags.AddWarning(fmt.Sprintf("Could not check the database of datasource %q", plan.Str(attrResourceName)),
-			engine.Explain(err)+"\n\nApply sends the create all the same; should the database not exist, it fails naming it.")
 	}
 }
 

@@ -193,8 +193,8 @@ func TestAccDatasource_unknownDatabaseRefusedAtPlan(t *testing.T) {
 		{
 			PreConfig: sim.ResetRequestCounts,
 			Config:    env.config(database + datasourceTF(t, ds, "database_id", missing)),
-			ExpectError: errorMatching("Unknown database", fmt.Sprintf("database_id is %q, but the manager has no database with that resource_name", missing),
-				"this configuration declares none", "database_id = apm_database.example.id", "or correct database_id"),
+			ExpectError: errorMatching("Unknown database", fmt.Sprintf("database_id is %q, but the manager has no database with the resource_name %q", missing, missing),
+				"no resource planned before this one declares it", "database_id = apm_database.example.id", "or correct database_id"),
 		},
 		{
 			PreConfig: func() {

@@ -61,7 +61,7 @@ func TestAccDestroy_missingObjectOfADataSourceFailsThePlanOfWhatUsesIt(t *testin
 	env.test([]resource.TestStep{
 		{
 			Config:      withNode(true),
-			ExpectError: regexp.MustCompile(`(?s)Unknown system.*No system has the id "` + regexp.QuoteMeta(other) + `".*placeholder id of a data source that found nothing`),
+			ExpectError: regexp.MustCompile(`(?s)Unknown system.*has no system with the id "` + regexp.QuoteMeta(other) + `".*placeholder id of a data source that found nothing`),
 		},
 		{
 			Config: withNode(false),

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -63,22 +62,7 @@ func TestAccDocs_hclSnippets(t *testing.T) {
 func validateSnippets(t *testing.T, cli string, snippets []docsnippets.Snippet) {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-apm"), ".")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	var overrides strings.Builder
-	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
-		for _, namespace := range []string{"hashicorp", "apmplatform"} {
-			fmt.Fprintf(&overrides, "    %q = %q\n", host+"/"+namespace+"/apm", bin)
-		}
-	}
-	rc := filepath.Join(dir, "cli.tfrc")
-	if err := os.WriteFile(rc, []byte("provider_installation {\n  dev_overrides {\n"+overrides.String()+"  }\n  direct {}\n}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	rc := buildProviderForCLI(t, dir)
 	for i, s := range snippets {
 		work := filepath.Join(dir, fmt.Sprint(i))
 		if err := os.MkdirAll(work, 0o700); err != nil {

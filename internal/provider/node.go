@@ -9,8 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -73,6 +71,7 @@ var nodeType = resourceType[nodeObject]{
 	Describe: func(a engine.Attrs) string {
 		return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))
 	},
+	DescribeWith: describeNode,
 	Create: func(ctx context.Context, c *conn, plan engine.Attrs) error {
 		return c.onSystem(ctx, plan.Str(attrSystemID), func(systemName string) error {
 			return c.CreateNode(ctx, apm.CreateNodeRequest{
@@ -81,8 +80,8 @@ var nodeType = resourceType[nodeObject]{
 			})
 		})
 	},
-	Read:      readNode,
-	CheckPlan: checkNodeSystem,
+	Read:       readNode,
+	References: []reference{refersTo(attrSystemID, systemParent)},
 	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
 		return c.onNode(ctx, state, func(systemName, nodeID string) error {
 			return c.UpdateNode(ctx, systemName, nodeID, apm.UpdateNodeRequest{HostIP: plan.Str(attrHostIP), AgentPort: plan.Int64(attrAgentPort)})
@@ -104,14 +103,14 @@ var nodeType = resourceType[nodeObject]{
 	},
 }
 
-// checkNodeSystem fails the plan of a node whose system_id names no system, when the
-// provider has seen all systems (at configure); an id still unknown waits for apply.
-func checkNodeSystem(_ context.Context, c *conn, plan, _ engine.Attrs, diags *diag.Diagnostics) {
-	id := plan.Str(attrSystemID)
-	if plan.Known(attrSystemID) && c.systems.missing(id) {
-		diags.AddAttributeError(path.Root(attrSystemID), "Unknown system",
-			fmt.Sprintf("No system has the id %q. Refer to a system by its id, such as apm_system.example.id or data.apm_system.example.id, not by its name.", id))
+// describeNode names a node's system by the name this process last saw for its id (the
+// list of systems read at start, or any read since): with two managers, whose systems may
+// have the same ids, only the name tells them apart. A system not seen is named by its id.
+func describeNode(c *conn, a engine.Attrs) string {
+	if name, ok := c.systems.cached(a.Str(attrSystemID)); ok {
+		return fmt.Sprintf("node %q of system %q", a.Str(attrName), name)
 	}
+	return fmt.Sprintf("node %q of system %s", a.Str(attrName), a.Str(attrSystemID))
 }
 
 // readNode reads the node that state identifies: one GET when its system's name is known.

@@ -271,7 +271,7 @@ func TestAccNode_conflictSuggestsWorkingImport(t *testing.T) {
 			// quotes of the import block, and the next step imports with exactly it.
 			Config:   config,
 			PlanOnly: true,
-			ExpectError: errorMatching(fmt.Sprintf(`node "web-01" of system %s already exists`, env.systemID(shop)),
+			ExpectError: errorMatching(fmt.Sprintf(`node "web-01" of system %q already exists`, shop),
 				"terraform import apm_node.<name> "+printed, fmt.Sprintf("id = %q", printed)),
 		},
 		{
@@ -342,7 +342,7 @@ func TestAccNode_unknownSystemIsExplained(t *testing.T) {
 		{
 			Config:      env.config(orphan),
 			PlanOnly:    true,
-			ExpectError: errorMatching("Unknown system", `No system has the id "SYS-9999"`, "apm_system.example.id"),
+			ExpectError: errorMatching("Unknown system", `has no system with the id "SYS-9999"`, "apm_system.example.id"),
 		},
 		{
 			// Without the list at start the provider cannot know: apply explains it.

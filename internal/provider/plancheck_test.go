@@ -73,7 +73,7 @@ func TestAccPlanChecks_existingObjectsRefusedAtPlan(t *testing.T) {
 		{
 			Config:   env.config(oneNode(t, systemID, "web-01", "10.0.0.11", 7730)),
 			PlanOnly: true,
-			ExpectError: errorMatching(fmt.Sprintf("node %q of system %s already exists", "web-01", systemID),
+			ExpectError: errorMatching(fmt.Sprintf("node %q of system %q already exists", "web-01", shop),
 				"terraform import apm_node.<name> "+nodeImportID, fmt.Sprintf("id = %q", nodeImportID), "adopt_existing = true"),
 		},
 		{

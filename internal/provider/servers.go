@@ -155,6 +155,7 @@ func (k *serverKind) resourceType() resourceType[serverObject] {
 		Delete:        k.delete,
 		Blockers:      k.blockers,
 		CheckPlan:     k.checkPlan,
+		References:    []reference{refersTo(attrNodeID, nodeParent)},
 		Validators:    []resource.ConfigValidator{distinctPorts{k}},
 		Exclusives:    k.portsHeld,
 	}
@@ -413,9 +414,19 @@ func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) 
 	return names, err
 }
 
-// checkPlan refuses at plan what cannot work: install_root_path with register, and a
-// registration of a server that an existing node does not offer.
+// checkPlan refuses at plan what cannot work: install_root_path with register, a
+// registration of a server that an existing node does not offer, and a port that another
+// server of the node holds.
 func (k *serverKind) checkPlan(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
+	k.checkRegistration(ctx, c, plan, prior, diags)
+	if !diags.HasError() {
+		k.checkPortsFree(ctx, c, plan, prior, diags)
+	}
+}
+
+// checkRegistration refuses install_root_path with register, and a registration of a
+// server that an existing node does not offer.
+func (k *serverKind) checkRegistration(ctx context.Context, c *conn, plan, prior engine.Attrs, diags *diag.Diagnostics) {
 	// A server is registered unless its mode says install; an unknown mode tells nothing yet.
 	register := plan[attrMode].IsKnown() && plan.Str(attrMode) != modeInstall
 	if register && plan.Known(attrInstallRootPath) && len(prior) == 0 {

@@ -29,7 +29,8 @@ var userRoleType = resourceType[userGrant]{
 	Noun: "grant",
 	Description: "One role granted to one user. Creating it grants the role, destroying it revokes it; other roles of the user, granted outside Terraform " +
 		"or by other `apm_user_role` resources, are left alone. A grant revoked outside Terraform is granted again by the next apply.",
-	Fields: userRoleFields,
+	Fields:     userRoleFields,
+	References: []reference{refersTo(attrUserID, userParent), refersTo(attrRoleID, roleParent)},
 	ImportID: importID{Parts: []idPart{{Attr: attrUserID, Form: "<user_id>"}, {Attr: attrRoleID, Form: "<role_id>"}},
 		Example: "alice/operators"},
 	IdempotentCreate: true,

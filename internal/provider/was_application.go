@@ -80,7 +80,8 @@ var wasApplicationType = resourceType[wasApplication]{
 	Description: "An application deployed on a WAS server, served under its context path. Creating it deploys the archive at `source_path` on the server's node; " +
 		"destroying it undeploys the application. The deployment is managed, the application's status and session count are not " +
 		"(data source `apm_was_applications` reads them): an application undeployed outside Terraform is deployed again by the next apply.",
-	Fields: wasApplicationFields,
+	Fields:     wasApplicationFields,
+	References: []reference{refersTo(attrWASServerID, wasServerParent)},
 	ImportID: importID{
 		Parts:   []idPart{serverRefPart(attrWASServerID), contextPathPart},
 		Example: "shop/app-01/was-1/shop",

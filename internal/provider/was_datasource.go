@@ -42,7 +42,8 @@ var wasDatasourceType = resourceType[wasDatasource]{
 		"password), Terraform then replaces the attachment with it, which the plan shows. An attachment that names it otherwise (a literal, " +
 		"`resource_name`) is left alone by Terraform; the replacement of the datasource detaches it and attaches the new datasource again " +
 		"in the same apply.",
-	Fields: wasDatasourceFields,
+	Fields:     wasDatasourceFields,
+	References: []reference{refersTo(attrWASServerID, wasServerParent), refersTo(attrDatasourceName, datasourceParent)},
 	ImportID: importID{
 		Parts:   []idPart{serverRefPart(attrWASServerID), {Attr: attrDatasourceName, Form: "<datasource_name>"}},
 		Example: "shop/app-01/was-1/orders-ds",

@@ -66,7 +66,8 @@ var wasSessionClusterType = resourceType[wasSessionCluster]{
 	Description: "The session clustering of a WAS server: the session servers that hold its HTTP sessions, so that another server of the cluster can take them over. " +
 		"A server has at most one; every change is applied in place, as the manager replaces the whole set-up. " +
 		"Creating it where the server has session clustering already fails (import it instead); destroying it removes the session clustering.",
-	Fields: wasSessionClusterFields,
+	Fields:     wasSessionClusterFields,
+	References: []reference{refersTo(attrWASServerID, wasServerParent)},
 	ImportID: importID{
 		Parts:   []idPart{serverRefPart(attrWASServerID)},
 		Example: "shop/app-01/was-1",

@@ -52,9 +52,10 @@ var webSSLType = resourceType[webPart]{
 		"where the CLI supports it (Terraform 1.11 or later, OpenTofu), which keeps it out of plan and state. " +
 		"The manager cannot turn SSL off: destroying this resource only removes it from the state.",
 	Fields:     webSSLFields,
+	References: []reference{refersTo(attrWebServerID, webServerParent)},
 	ImportID:   webPartImportID,
 	Describe:   describeWebSSL,
-	Validators: webSSLKey.Validators(describeWebSSL),
+	Validators: append(webSSLKey.Validators(describeWebSSL), keyPairMatches{}),
 	Create:     configureWebSSL,
 	Read:       readWebSSL,
 	Update: func(ctx context.Context, c *conn, plan, _ engine.Attrs) error {

@@ -40,11 +40,12 @@ var webURIPatternsType = resourceType[webPart]{
 	Description: "The URI patterns of a web server, such as `/api/*`: the requests it forwards to its load-balancer workers. The set is authoritative: " +
 		"creating it removes the patterns the web server has beyond it, a pattern added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such set; destroying it removes its patterns.",
-	Fields:   webURIPatternsFields,
-	ImportID: webPartImportID,
-	Describe: func(a engine.Attrs) string { return "URI patterns of " + webPartServer(a) },
-	Create:   createWebURIPatterns,
-	Read:     readWebPart,
+	Fields:     webURIPatternsFields,
+	References: []reference{refersTo(attrWebServerID, webServerParent)},
+	ImportID:   webPartImportID,
+	Describe:   func(a engine.Attrs) string { return "URI patterns of " + webPartServer(a) },
+	Create:     createWebURIPatterns,
+	Read:       readWebPart,
 	Update: func(ctx context.Context, c *conn, plan, state engine.Attrs) error {
 		return changeWebURIPatterns(ctx, c, plan, stringsOf(state[webURIPatternsAttr]), stringsOf(plan[webURIPatternsAttr]))
 	},

@@ -10,7 +10,8 @@
 // diagnostics. It knows no type: the provider's files declare them (internal/provider), and
 // C is the provider's connection, handed to the calls untouched. The files are named for
 // what they hold: resource.go (the declaration and create, read, update), delete.go,
-// import.go, timeouts.go, plan.go, identity.go, list_resource.go, action.go, operation.go,
+// import.go, timeouts.go, plan.go, references.go (a parent named by id must exist at
+// plan), describe.go, identity.go, list_resource.go, action.go, operation.go,
 // functions.go, and for moved blocks from the generic REST providers move_state.go (the
 // framework hook), move_sources.go (reading restapi_object's and restful_resource's states)
 // and move_read.go (the first read of a moved object).
@@ -56,7 +57,9 @@
 //  2. Create internal/provider/<type>.go: a field table []engine.Field[apm.X].
 //  3. Declare the resource: engine.ResourceType{Name, Description, Fields, ImportID,
 //     Describe, Create, Read, Update, Delete}; Read returns ErrGone-wrapped errors when
-//     the object is gone.
+//     the object is gone. Every attribute that names a parent by its id goes into
+//     References (with the parent's Parent, internal/provider/parents.go), and its case
+//     into referenceCases (internal/provider/references_test.go).
 //  4. Declare its data sources with the same field table (DataSourceType, ListDataSourceType).
 //     The list data source's Imports (the resource's Target) also makes the type's list
 //     resource (list_resource.go) and its items' import_id; the import ID's Noun names the

@@ -23,9 +23,25 @@ func callError(action string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Failed to "+action, Explain(err))
 }
 
-// Explain renders an error from internal/apm with advice for its kind. The client never
-// puts the API key into error text, so err.Error() is safe to show.
+// Explain renders an error from internal/apm with advice for its kind, and the manager it
+// came from. The client never puts the API key into error text, so err.Error() is safe to
+// show.
+//
+// The manager is named in every error of a request, whether or not the configuration has
+// more than one: Terraform runs each provider configuration (each alias) in a process of
+// its own and tells none of them its alias, so no process can know that another one talks
+// to another manager, whose systems may have the same ids. One line is what a user with
+// two aliased providers needs to tell the managers apart, and costs the others little.
 func Explain(err error) string {
+	text := explainKind(err)
+	if endpoint, ok := apm.ManagerOf(err); ok {
+		text += "\n\n(manager " + endpoint + ")"
+	}
+	return text
+}
+
+// explainKind is the error's text with advice for its kind.
+func explainKind(err error) string {
 	if errors.Is(err, ErrGone) {
 		return err.Error() + "\n\nThe object it refers to does not exist in the manager. Check the reference, or create the object first."
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -57,6 +58,8 @@ type planned struct {
 	creates int
 	// gone is what the walk found deleted outside Terraform (deleted_outside.go).
 	gone goneObjects
+	// lookups is what the look-ups of referenced objects found (references.go).
+	lookups lookups
 }
 
 // holder is one planning of a resource.
@@ -168,11 +171,25 @@ type runKey struct{}
 type walkView struct {
 	planned     *planned
 	skipLookups bool
+	// replaced is the claimKey of the object that the create being planned replaces (the
+	// second planning of a replacement), or "".
+	replaced string
 }
 
 // forCheck is ctx for a type's CheckPlan, with what it can ask of the walk.
-func (p *planned) forCheck(ctx context.Context, skipLookups bool) context.Context {
-	return context.WithValue(ctx, runKey{}, &walkView{planned: p, skipLookups: skipLookups})
+func (p *planned) forCheck(ctx context.Context, skipLookups bool, replaced string) context.Context {
+	return context.WithValue(ctx, runKey{}, &walkView{planned: p, skipLookups: skipLookups, replaced: replaced})
+}
+
+// Replaces is the import ID of the object of type typeName that the create being planned
+// replaces: Terraform plans a replacement a second time as a create without the prior
+// state, whose object still holds what it holds (a port) until it is deleted.
+func Replaces(ctx context.Context, typeName string) (string, bool) {
+	w, _ := ctx.Value(runKey{}).(*walkView)
+	if w == nil {
+		return "", false
+	}
+	return strings.CutPrefix(w.replaced, typeName+" ")
 }
 
 // PlannedObject is the plan of the object of type typeName (such as "apm_database") with
@@ -186,10 +203,7 @@ func PlannedObject(ctx context.Context, typeName, importID string) (Attrs, bool)
 	if w == nil {
 		return nil, false
 	}
-	w.planned.mu.Lock()
-	defer w.planned.mu.Unlock()
-	h, ok := w.planned.held[typeName+" "+importID]
-	return h.plan, ok
+	return w.planned.declares(typeName, importID)
 }
 
 // LookupsSkipped reports whether plan must not ask the manager (skip_connection_check):

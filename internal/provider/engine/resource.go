@@ -33,6 +33,10 @@ type ResourceType[T, C any] struct {
 	DeleteTimeout time.Duration
 	// Describe names the object in diagnostics, such as `system "shop"`.
 	Describe func(a Attrs) string
+	// DescribeWith, when set, names the object once the provider is configured, with
+	// what only the connection knows (a node's system by its name, where Describe has its
+	// id); Describe stays for what runs before (validation). Optional (describe.go).
+	DescribeWith func(m C, a Attrs) string
 
 	// Create writes a new object from the plan; the engine then reads it back with read.
 	Create func(ctx context.Context, m C, plan Attrs) error
@@ -55,6 +59,10 @@ type ResourceType[T, C any] struct {
 	// knows the walk: which objects the configuration declares (PlannedObject) and whether
 	// plan may ask the manager (LookupsSkipped). Optional.
 	CheckPlan func(ctx context.Context, m C, plan, prior Attrs, diags *diag.Diagnostics)
+	// References are the attributes that name a parent by its id: plan looks each new
+	// known value up, and fails naming it when the manager has no such object
+	// (references.go). Optional.
+	References []Reference[C]
 	// Validators check the configuration as a whole (one of two attributes, say). Optional.
 	Validators []resource.ConfigValidator
 	// Exclusives names what the object a plan declares holds that no other object can (a
@@ -170,6 +178,7 @@ func (r *Resource[T, C]) Schema(ctx context.Context, _ resource.SchemaRequest, r
 
 func (r *Resource[T, C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configured[C](req.ProviderData, &resp.Diagnostics)
+	r.bindDescribe()
 }
 
 // ModifyPlan fails the plan, rather than the apply, when the provider cannot work or the
@@ -201,14 +210,15 @@ func (r *Resource[T, C]) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !r.data.connected || resp.Diagnostics.HasError() {
 		return
 	}
-	if r.Type.CheckPlan != nil {
-		var checks diag.Diagnostics
-		r.Type.CheckPlan(r.data.planned.forCheck(ctx, r.data.skipLookups), r.data.conn, plan, prior, &checks)
-		if len(prior) == 0 && replaced == "" {
-			checks = r.worldMoved(checks, plan)
-		}
-		resp.Diagnostics.Append(checks...)
+	var checks diag.Diagnostics
+	r.checkReferences(ctx, plan, prior, &checks)
+	if r.Type.CheckPlan != nil && !checks.HasError() {
+		r.Type.CheckPlan(r.data.planned.forCheck(ctx, r.data.skipLookups, replaced), r.data.conn, plan, prior, &checks)
 	}
+	if len(prior) == 0 && replaced == "" {
+		checks = r.worldMoved(checks, plan)
+	}
+	resp.Diagnostics.Append(checks...)
 	if len(prior) == 0 && !resp.Diagnostics.HasError() {
 		r.lookUpCreated(ctx, plan, replaced, &resp.Diagnostics)
 	}

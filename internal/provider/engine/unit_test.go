@@ -151,3 +151,28 @@ func TestExplainKeepsEachAdviceToItsKind(t *testing.T) {
 		}
 	}
 }
+
+// Every error of a request names the manager that answered (or did not), by the endpoint
+// without the key: with aliased provider configurations, each in a process of its own,
+// it is what tells the managers apart.
+func TestExplainNamesTheManager(t *testing.T) {
+	answered := answerOf(t, 409, `{"code":"CONFLICT","error":"System already exists: shop"}`)
+	endpoint, ok := apm.ManagerOf(answered)
+	if !ok || !strings.HasPrefix(endpoint, "http://127.0.0.1:") {
+		t.Fatalf("ManagerOf = %q, %v; want the test server's URL", endpoint, ok)
+	}
+	if got := Explain(fmt.Errorf("create system: %w", answered)); !strings.HasSuffix(got, "(manager "+endpoint+")") || strings.Contains(got, "key") {
+		t.Errorf("Explain = %q, want it to end with (manager %s) and hold no key", got, endpoint)
+	}
+	client, err := apm.New(apm.Config{Endpoint: "http://127.0.0.1:1", APIKey: "secret-key", MaxRetries: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unreachable := client.GetSystem(context.Background(), "shop")
+	if got := Explain(unreachable); !strings.Contains(got, "(manager http://127.0.0.1:1)") || strings.Contains(got, "secret-key") {
+		t.Errorf("Explain of an unreachable manager = %q, want it to name the manager and not the key", got)
+	}
+	if got := Explain(fmt.Errorf("thing: %w", ErrGone)); strings.Contains(got, "(manager") {
+		t.Errorf("Explain of the provider's own finding names a manager: %q", got)
+	}
+}
