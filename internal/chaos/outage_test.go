@@ -29,6 +29,8 @@ type outage struct {
 	downFor       time.Duration
 	cut           int // the connections cut
 	run           procResult
+	recovered     int      // creates whose answer the outage cut, found and recorded once the manager was back
+	lostWaits     int      // waits after a create (a server's start) that the outage ended, recorded untainted
 	tainted, held []string // the resources tainted after the apply, and those of them the manager has
 	plan          planCounts
 	after         managerView // apmsim once the apply ended and it stood still
@@ -84,6 +86,9 @@ func (sc *scenario) applyThroughOutage(fr *front, at signalPoint) outage {
 	o.downAt, o.cut = time.Since(p.started), fr.down()
 	down := time.Now()
 	sc.t.Logf("the manager went down %.1fs into the apply, at %s in apmsim; %d connections cut", o.downAt.Seconds(), o.atDown.summary(), o.cut)
+	if o.cut == 0 {
+		sc.t.Errorf("harness: the outage cut no connection; no request was in flight")
+	}
 	time.Sleep(outageLength)
 	sc.sim.faultsOff(sc.t) // back at full speed
 	if err := fr.up(); err != nil {
@@ -92,6 +97,8 @@ func (sc *scenario) applyThroughOutage(fr *front, at signalPoint) outage {
 	o.downFor = time.Since(down)
 	o.run = sc.ws.finish(p)
 	sc.logRun(fmt.Sprintf("apply %d (the manager down for %.1fs from %.1fs)", sc.fig.runs, o.downFor.Seconds(), o.downAt.Seconds()), o.run)
+	o.recovered = warnings(o.run.output, "Recovered the create of ")
+	o.lostWaits = warnings(o.run.output, "Lost the manager while waiting for ")
 	for _, e := range diagnostics(o.run.output) {
 		if !outageCaused(e) {
 			sc.t.Errorf("the apply through the outage failed for another reason than the outage:\n%s", firstLines(e, 12))
@@ -99,6 +106,17 @@ func (sc *scenario) applyThroughOutage(fr *front, at signalPoint) outage {
 	}
 	o.after = sc.settle()
 	return o
+}
+
+// warnings counts the warnings of a run whose summary starts with prefix.
+func warnings(out, prefix string) int {
+	n := 0
+	for line := range strings.SplitSeq(unbox(out), "\n") {
+		if strings.HasPrefix(line, "Warning: "+prefix) {
+			n++
+		}
+	}
+	return n
 }
 
 // outageCaused reports whether a diagnostic is the failure of a request that met the
@@ -154,11 +172,13 @@ func countPlan(p *tfjson.Plan) planCounts {
 
 // reportOutage prints the outage's figures, like report the scenario's: when the manager
 // went down (since the apply started), for how long, how many connections it cut, how the
-// apply ended, how many resources it left tainted (of them, held by the manager), and what
-// the next plan plans.
+// apply ended, how many of its creates and waits met the outage and were recorded all the
+// same, how many resources it left tainted (of them, held by the manager), and what the
+// next plan plans.
 func (sc *scenario) reportOutage(o outage) {
-	line := fmt.Sprintf("chaos %-16s down_at=%.1fs down_for=%.1fs cut=%d apply=%s tainted=%d held_tainted=%d plan: creates=%d updates=%d replacements=%d deletes=%d",
-		sc.name+"/down", o.downAt.Seconds(), o.downFor.Seconds(), o.cut, strings.ReplaceAll(ended(o.run), " ", "_"),
+	line := fmt.Sprintf("chaos %-16s down_at=%.1fs down_for=%.1fs cut=%d apply=%s recovered=%d lost_waits=%d tainted=%d held_tainted=%d "+
+		"plan: creates=%d updates=%d replacements=%d deletes=%d",
+		sc.name+"/down", o.downAt.Seconds(), o.downFor.Seconds(), o.cut, strings.ReplaceAll(ended(o.run), " ", "_"), o.recovered, o.lostWaits,
 		len(o.tainted), len(o.held), o.plan.creates, o.plan.updates, o.plan.replacements, o.plan.deletes)
 	sc.t.Log(line)
 	fmt.Println(line)
