@@ -3,12 +3,18 @@
 # 171 objects of every resource type (systems, nodes, servers, and three topologies of web
 # servers balancing over WAS servers with all their parts, databases, datasources, users and
 # roles) against an in-process apmsim over HTTPS with 5xx and lost answers, Ctrl-C and SIGKILL
-# mid-apply, and a day-two scale-in and replacement of balanced WAS servers under faults. Each
-# scenario, and each day-two change, prints one line: "chaos <scenario> PASS|FAIL runs=..
-# orphans=.. duplicates=.. mismatches=.. objects=.. plan_exit=.. left=.. wall=.." (runs: CLI
+# mid-apply, the manager out of reach for 20 s mid-apply (an outage), and a day-two scale-in and
+# replacement of balanced WAS servers under faults. Each scenario, and each day-two change,
+# prints one line: "chaos <scenario> PASS|FAIL runs=.. orphans=.. duplicates=.. mismatches=..
+# objects=.. plan_exit=.. left=.. wall=.." (runs: CLI
 # runs so far; mismatches: servers whose port, server_type or running state, or parts whose
 # value, differ between state and manager; left: what a destroy left in the manager and the
-# state; ?: not measured).
+# state; ?: not measured). The outage prints one more, "chaos outage/down down_at=..
+# down_for=.. cut=.. apply=.. recovered=.. lost_waits=.. tainted=.. held_tainted=.. plan:
+# creates=.. updates=.. replacements=.. deletes=.." (when the manager went down, for how long,
+# the connections cut, how the apply ended, its creates and waits that met the outage and were
+# recorded all the same, the resources tainted and of them those the manager has, and what the
+# next plan does).
 #
 # Environment:
 #   CHAOS_TF    the CLI to run (default .clis/tofu, OpenTofu 1.12.6, built here when missing)

@@ -78,6 +78,7 @@ type stateView struct {
 	nodes   []stateNode
 	servers []stateServer
 	entries []stateEntry
+	tainted []string // the addresses of the resources marked tainted
 }
 
 type stateSystem struct{ addr, id, name string }
@@ -147,6 +148,7 @@ func readState(path string) (stateView, error) {
 		Resources []struct {
 			Mode, Type, Name string
 			Instances        []struct {
+				Status     string         `json:"status"` // "tainted", or none
 				Attributes map[string]any `json:"attributes"`
 			}
 		} `json:"resources"`
@@ -161,6 +163,9 @@ func readState(path string) (stateView, error) {
 		}
 		for _, inst := range r.Instances {
 			v.add(r.Type+"."+r.Name, r.Type, inst.Attributes)
+			if inst.Status == "tainted" {
+				v.tainted = append(v.tainted, r.Type+"."+r.Name)
+			}
 		}
 	}
 	return v, nil
@@ -400,21 +405,49 @@ func serverDescription(srv apm.Server) string {
 	return fmt.Sprintf("%s server %s/%s/%s", srv.Kind, srv.SystemName, srv.NodeName, srv.ServerID)
 }
 
+// stateKeys names every resource of the state by its identity key, with a description:
+// its address and id.
 func stateKeys(s stateView) map[string]string {
 	keys := map[string]string{}
-	for _, sys := range s.systems {
-		keys["system "+sys.id] = sys.addr + " (" + sys.id + ")"
-	}
-	for _, n := range s.nodes {
-		keys[nodeKey(n.systemID, n.name)] = n.addr + " (" + n.systemID + "/" + n.name + ")"
-	}
-	for _, srv := range s.servers {
-		keys[serverKey(srv.kind, srv.nodeID, srv.serverID)] = srv.addr + " (" + srv.nodeID + "/" + srv.serverID + ")"
-	}
-	for _, e := range s.entries {
-		keys[e.key] = e.addr + " (" + e.key + ")"
+	for k, r := range stateResources(s) {
+		keys[k] = r.addr + " (" + r.id + ")"
 	}
 	return keys
+}
+
+// stateResource is a resource of the state: its address and its id.
+type stateResource struct{ addr, id string }
+
+// stateResources are the resources of the state by their identity keys.
+func stateResources(s stateView) map[string]stateResource {
+	res := map[string]stateResource{}
+	for _, sys := range s.systems {
+		res["system "+sys.id] = stateResource{sys.addr, sys.id}
+	}
+	for _, n := range s.nodes {
+		res[nodeKey(n.systemID, n.name)] = stateResource{n.addr, n.systemID + "/" + n.name}
+	}
+	for _, srv := range s.servers {
+		res[serverKey(srv.kind, srv.nodeID, srv.serverID)] = stateResource{srv.addr, srv.nodeID + "/" + srv.serverID}
+	}
+	for _, e := range s.entries {
+		res[e.key] = stateResource{e.addr, e.key}
+	}
+	return res
+}
+
+// taintedHeld lists the resources of the state marked tainted whose object the manager
+// has: the next apply would replace (delete and create again) an object that is there.
+func taintedHeld(m managerView, s stateView) []string {
+	held := managerKeys(m, managerParts(m))
+	var out []string
+	for k, r := range stateResources(s) {
+		if _, ok := held[k]; ok && slices.Contains(s.tainted, r.addr) {
+			out = append(out, r.addr+" ("+r.id+")")
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // systemIDs maps system names to ids; a node in the list names its system.

@@ -32,11 +32,16 @@ type figures struct {
 	runs, orphans, duplicates, mismatches, objects, planExit, left int
 }
 
-func newScenario(t *testing.T, name string) *scenario {
+// newScenario starts the scenario's manager and workspace; setups change the manager
+// before the workspace is made (a front before it, which the CLI then reaches it through).
+func newScenario(t *testing.T, name string, setups ...func(*simEnv)) *scenario {
 	t.Helper()
 	tl := setupTools(t)
 	sc := &scenario{t: t, name: name, fleet: initialFleet, started: time.Now(), fig: figures{-1, -1, -1, -1, -1, -1, -1}}
 	sc.sim = startSim(t)
+	for _, setup := range setups {
+		setup(sc.sim)
+	}
 	sc.ws = newWorkspace(t, tl, sc.sim, sc.fleet.config())
 	cert, key := testCert(t)
 	sc.ws.write(certFile, cert)

@@ -136,9 +136,10 @@ var slowServerWrites = []string{
 }
 
 type simEnv struct {
-	srv   *apmsimtest.Server
-	caPEM string
-	admin *apm.Client
+	srv      *apmsimtest.Server
+	endpoint string // where the CLI reaches the manager: srv.URL, or a front before it
+	caPEM    string
+	admin    *apm.Client // reaches srv directly, also while a front is down
 }
 
 func startSim(t *testing.T) *simEnv {
@@ -153,7 +154,7 @@ func startSim(t *testing.T) *simEnv {
 	if err != nil {
 		t.Fatalf("admin client: %v", err)
 	}
-	return &simEnv{srv: srv, caPEM: caPEM, admin: admin}
+	return &simEnv{srv: srv, endpoint: srv.URL, caPEM: caPEM, admin: admin}
 }
 
 // parseRules reads rules in apmsim's text form.

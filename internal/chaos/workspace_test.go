@@ -57,7 +57,7 @@ func newWorkspace(t *testing.T, tl tools, sim *simEnv, config string) *workspace
 			"CHECKPOINT_DISABLE=1",
 			"TF_IN_AUTOMATION=1",
 			"TF_CLI_CONFIG_FILE="+cliConfig,
-			"APM_ENDPOINT="+sim.srv.URL,
+			"APM_ENDPOINT="+sim.endpoint,
 			"APM_API_KEY="+sim.srv.AdminKey,
 			"APM_CA_CERT_PEM="+sim.caPEM),
 		key: sim.srv.AdminKey,

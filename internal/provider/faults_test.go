@@ -97,8 +97,10 @@ func TestAccFaults_lostCreateAnswersAreRecovered(t *testing.T) {
 	})
 }
 
-// A lost answer and a failed look-up: the node may exist, so it is recorded, tainted, and
-// the next apply replaces it; no orphan that every later apply would trip on with a 409.
+// A lost answer and a look-up that fails until the create's time is up (the look-up is
+// tried again while the manager fails or is out of reach): the node may exist, so it is
+// recorded, tainted, and the next apply replaces it; no orphan that every later apply would
+// trip on with a 409.
 func TestAccFaults_unknownOutcomeIsRecordedTainted(t *testing.T) {
 	env := newAccEnv(t)
 	env.needsSim("injects faults")
@@ -106,10 +108,11 @@ func TestAccFaults_unknownOutcomeIsRecordedTainted(t *testing.T) {
 	env.test([]resource.TestStep{
 		{
 			PreConfig: func() {
-				env.faults("POST /rest/nodes status=502 after=true times=1", "GET /rest/nodes/web-01/systems/* status=500 times=1")
+				env.faults("POST /rest/nodes status=502 after=true times=1", "GET /rest/nodes/web-01/systems/* status=500")
 			},
-			// Plan looks up no node, so that the failing GET is the look-up after the create.
-			Config:      withoutLookups(env, env.shopWithNode()),
+			// Plan looks up no node, so that the failing GETs are the look-ups after the create.
+			Config: withoutLookups(env, tf(t, "system/one.tf", "name", env.name("shop"))+
+				tf(t, "node/create_timeout.tf", "system_id", testSystemID, "create_timeout", "3s")),
 			ExpectError: errorMatching(`Outcome of the create of node "web-01"`, "unknown", "recorded in the state, marked tainted"),
 		},
 		{

@@ -31,7 +31,7 @@ func (r *Resource[T, C]) create(ctx context.Context, m C, typ tftypes.Object, pl
 			return r.readBack(ctx, m, typ, plan)
 		case apm.IsConflict(err) && lost != nil:
 			// The earlier attempt took effect after all, late: that object is ours.
-			obj, rerr := r.Type.Read(ctx, m, plan)
+			obj, rerr := r.lookUp(ctx, m, plan)
 			if rerr != nil {
 				return r.unknownOutcome(typ, plan, lost, rerr)
 			}
@@ -85,13 +85,8 @@ func (r *Resource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, 
 		diags.Append(readBackWarning("Created", r.Type.Describe(plan), err))
 		return state, diags
 	}
-	for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
-		if apm.Sleep(ctx, wait) != nil {
-			break
-		}
-		if obj, err = r.Type.Read(ctx, m, plan); err == nil {
-			return Flatten(typ, r.Type.Fields, obj, plan), diags
-		}
+	if obj, err = r.readAgain(ctx, m, plan, err, func(error) bool { return true }); err == nil {
+		return Flatten(typ, r.Type.Fields, obj, plan), diags
 	}
 	diags.AddError("Created "+r.Type.Describe(plan)+", but could not read it back", fmt.Sprintf(
 		"%s\n\nThe object's %s, part of its identity, is known only to the manager, and reading it kept failing until timeouts.create ran out. "+
@@ -100,11 +95,38 @@ func (r *Resource[T, C]) readBack(ctx context.Context, m C, typ tftypes.Object, 
 	return state, diags
 }
 
+// readAgain reads the object again after a read that failed with err, pausing longer
+// each time, while the last read's error is one to retry, until a read succeeds or ctx
+// ends; it returns the last read's outcome.
+func (r *Resource[T, C]) readAgain(ctx context.Context, m C, plan Attrs, err error, retry func(error) bool) (*T, error) {
+	var obj *T
+	for wait := time.Second; err != nil && retry(err); wait = min(2*wait, 30*time.Second) {
+		if apm.Sleep(ctx, wait) != nil {
+			break
+		}
+		obj, err = r.Type.Read(ctx, m, plan)
+	}
+	return obj, err
+}
+
+// lookUp looks for the object of a create whose answer was lost. While the manager is out
+// of reach (down, or failing with 5xx beyond the client's retries) the create's outcome
+// is unknown, and an object recorded so is tainted: after an outage, the next apply would
+// replace the object the manager made (uninstall and reinstall a healthy server). So the
+// look-up tries again until the manager answers or the create's time is up.
+func (r *Resource[T, C]) lookUp(ctx context.Context, m C, plan Attrs) (*T, error) {
+	obj, err := r.Type.Read(ctx, m, plan)
+	if err != nil {
+		return r.readAgain(ctx, m, plan, err, managerOutOfReach)
+	}
+	return obj, nil
+}
+
 // reconcile finds out what became of a create whose answer was lost. absent is true when
 // the manager certainly does not have the object.
 func (r *Resource[T, C]) reconcile(ctx context.Context, m C, typ tftypes.Object, plan Attrs, sendErr error) (state tftypes.Value, diags diag.Diagnostics, absent bool) {
 	what := r.Type.Describe(plan)
-	obj, err := r.Type.Read(ctx, m, plan)
+	obj, err := r.lookUp(ctx, m, plan)
 	switch {
 	case err == nil:
 		state, diags = r.recover(typ, plan, obj, sendErr)

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -65,4 +68,85 @@ func TestCreateErrorAdviceFitsTheConflict(t *testing.T) {
 	if strings.Contains(port, "import") || !strings.Contains(port, "Choose a free port") {
 		t.Errorf("a port conflict is no import case: %q", port)
 	}
+}
+
+// A create whose answer was lost while the manager went down finds out what became of it
+// once the manager is back, instead of recording the object tainted at the first failed
+// look-up: the next apply replaced the object, which the manager had (issue 31; the chaos
+// outage round tainted 8 servers of 29). It looks again only while the manager is out of
+// reach and within the create's time; past it, or when the manager refuses the look-up,
+// the outcome stays unknown and the object is recorded with an error (tainted).
+func TestCreateLooksUpThroughAnOutage(t *testing.T) {
+	lost := lostCreate(t)
+	down := &apm.TransportError{Method: "GET", Path: "/nodes/web-01", Attempts: 5, Err: errors.New("dial tcp: connection refused")}
+	forbidden := &apm.Error{StatusCode: http.StatusForbidden, Message: "forbidden"}
+	plan := Attrs{
+		"id": str("s-1/web-01"), "system_id": str("s-1"), "name": str("web-01"), "host_ip": str("::1"), "agent_port": Int64Value(7730),
+		"node_id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+	}
+	for _, tc := range []struct {
+		name      string
+		failures  int // look-ups that fail before the manager answers
+		lookErr   error
+		bound     time.Duration // the create's time
+		wantReads int           // 0: at least two
+		wantError string        // "": recovered, without an error
+	}{
+		{"the manager back", 1, down, time.Minute, 2, ""},
+		{"down past the create's time", 1000, down, 1500 * time.Millisecond, 0, "Outcome of the create of node unknown"},
+		{"a refused look-up", 1000, forbidden, time.Minute, 1, "Outcome of the create of node unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reads, creates := 0, 0
+			typ := *testNodeType
+			typ.Create = func(context.Context, struct{}, Attrs) error { creates++; return lost }
+			typ.Read = func(context.Context, struct{}, Attrs) (*testNode, error) {
+				if reads++; reads <= tc.failures {
+					return nil, tc.lookErr
+				}
+				return &testNode{SystemID: "s-1", Name: "web-01", HostIP: "::1", AgentPort: 7730, NodeID: "n-9"}, nil
+			}
+			r := &Resource[testNode, struct{}]{Type: &typ}
+			ctx, cancel := context.WithTimeout(context.Background(), tc.bound)
+			defer cancel()
+			state, diags := r.create(ctx, struct{}{}, ObjectType(typ.Fields), plan)
+			if state.IsNull() || creates != 1 {
+				t.Fatalf("state %v after %d creates, want the object recorded after one create", state, creates)
+			}
+			if (tc.wantReads > 0 && reads != tc.wantReads) || (tc.wantReads == 0 && reads < 2) {
+				t.Errorf("%d look-ups, want %d (0: at least 2)", reads, tc.wantReads)
+			}
+			if tc.wantError == "" {
+				a, _ := AttrsOf(state)
+				if diags.HasError() || a.Str("node_id") != "n-9" {
+					t.Errorf("recorded %v with %v; want the manager's object and no error (an error taints it)", state, diags)
+				}
+				return
+			}
+			if !diags.HasError() || !strings.Contains(diags[0].Summary(), tc.wantError) {
+				t.Errorf("diagnostics %v, want the error %q", diags, tc.wantError)
+			}
+		})
+	}
+}
+
+// lostCreate is the client's error for a create whose answer the manager lost: it read
+// the request, then broke the connection.
+func lostCreate(t *testing.T) error {
+	t.Helper()
+	manager := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+		}
+	}))
+	defer manager.Close()
+	client, err := apm.New(apm.Config{Endpoint: manager.URL, APIKey: "key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = client.CreateSystem(context.Background(), "shop")
+	if !apm.OutcomeUnknown(err) {
+		t.Fatalf("the create's error %v is no lost answer", err)
+	}
+	return err
 }
