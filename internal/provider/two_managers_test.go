@@ -22,11 +22,19 @@ import (
 // CLI then starts one provider process per provider configuration, as for a user.
 func buildProviderForCLI(t *testing.T, dir string) string {
 	t.Helper()
+	return buildProviderFrom(t, filepath.Join("..", ".."), dir)
+}
+
+// buildProviderFrom is buildProviderForCLI of the provider's sources in src: this tree, or
+// an earlier build's.
+func buildProviderFrom(t *testing.T, src, dir string) string {
+	t.Helper()
 	bin := filepath.Join(dir, "bin")
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-apm"), ".")
-	build.Dir = filepath.Join("..", "..")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
+		t.Fatalf("building the provider in %s: %v\n%s", src, err, out)
 	}
 	var overrides strings.Builder
 	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {

@@ -92,14 +92,16 @@ var webWorkersType = resourceType[webPart]{
 		"a plan shows the worker that changes by its WAS server's id, and the host and AJP port the manager chose stay recorded per WAS server. " +
 		"The map is authoritative: creating it replaces whatever workers the web server has, a worker added outside Terraform shows in the next plan and apply removes it. " +
 		"A web server has one such map; destroying it removes every worker.",
-	Fields:     webWorkersFields,
-	References: []reference{refersTo(attrWebServerID, webServerParent)},
-	ImportID:   webPartImportID,
-	CheckPlan:  checkWorkerServers,
-	Describe:   func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
-	Create:     setWebWorkers,
-	Read:       readWebWorkers,
-	Update:     func(ctx context.Context, c *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, c, plan) },
+	Fields:        webWorkersFields,
+	SchemaVersion: webWorkersSchemaVersion,
+	UpgradeState:  webWorkersUpgraders,
+	References:    []reference{refersTo(attrWebServerID, webServerParent)},
+	ImportID:      webPartImportID,
+	CheckPlan:     checkWorkerServers,
+	Describe:      func(a engine.Attrs) string { return "load-balancer workers of " + webPartServer(a) },
+	Create:        setWebWorkers,
+	Read:          readWebWorkers,
+	Update:        func(ctx context.Context, c *conn, plan, _ engine.Attrs) error { return setWebWorkers(ctx, c, plan) },
 	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
 		return onWebServer(ctx, c, state, func(ref apm.ServerRef) error {
 			defer c.balancers.lock(ref)()

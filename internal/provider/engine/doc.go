@@ -84,6 +84,25 @@
 // OperationType with the same fields and CheckPlan (as apm_was_rollout is of the rolling
 // actions, rolling_operations.go) and register it in Resources.
 //
+// # Changing a type's schema
+//
+// A state written by an earlier build must plan nothing with the new one:
+//
+//  1. A new attribute, or one removed, needs nothing: the framework reads a stored state
+//     with the attributes it lacks as null and drops those it does not know.
+//  2. An attribute whose type or meaning changes (a list that becomes a map): raise
+//     ResourceType.SchemaVersion and add to UpgradeState an upgrader from each earlier
+//     version. Where states of one version come in two shapes (written before and after
+//     the change, by development builds), read the raw JSON and tell them apart, as
+//     apm_web_workers does (internal/provider/web_workers_upgrade.go).
+//  3. Prove it with a unit test of the upgrader and an acceptance test that writes the
+//     state with the earlier build, built from the repository's history, and plans with
+//     this one on every CLI (TestAccWebWorkers_stateOfTheListBuild).
+//  4. An attribute to be removed is deprecated first, for a release: the framework's
+//     DeprecationMessage says what replaces it, and the CLI shows it at validate and plan
+//     wherever it is set; CHANGELOG.md lists it under DEPRECATIONS. No attribute is
+//     deprecated yet, so Field has no option for it: add one with the first.
+//
 // # Validating a string
 //
 // A rule of the framework-validators (stringvalidator) where one fits; otherwise
