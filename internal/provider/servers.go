@@ -355,11 +355,11 @@ func (k *serverKind) beforeDelete(ctx context.Context, c *conn, state engine.Att
 // applications, which would make the manager refuse its delete.
 func (k *serverKind) waitForParts(ctx context.Context, c *conn, state engine.Attrs) error {
 	const free, held = "without parts", "holding parts"
-	_, err := apm.Poll[[]string]{
+	_, err := apm.Poll[[]engine.Blocker]{
 		What:    k.describe(state) + " to have no parts",
 		Pending: []string{held},
 		Target:  []string{free},
-		Refresh: func(ctx context.Context) ([]string, string, error) {
+		Refresh: func(ctx context.Context) ([]engine.Blocker, string, error) {
 			parts, err := k.blockers(ctx, c, state)
 			switch {
 			case err != nil:
@@ -374,38 +374,48 @@ func (k *serverKind) waitForParts(ctx context.Context, c *conn, state engine.Att
 	if errors.As(err, &timedOut) {
 		parts, _ := k.blockers(context.WithoutCancel(ctx), c, state)
 		return fmt.Errorf("%s still has %s, which the manager would refuse to delete it with; it was left running. "+
-			"Remove those first (their resources, or in the manager), or raise timeouts.delete: %w", k.describe(state), strings.Join(parts, ", "), err)
+			"Remove those first (their resources, or in the manager), or raise timeouts.delete: %w", k.describe(state), strings.Join(names(parts), ", "), err)
 	}
 	return err
 }
 
-// blockers names the parts that hold a WAS server; other kinds have none.
-func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+// blockers lists the parts that hold a WAS server; other kinds have none.
+func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
 	if !k.was {
 		return nil, nil
 	}
-	var names []string
+	var held []engine.Blocker
+	id := state.Str(attrID)
 	err := k.onServer(ctx, c, state, func(ref apm.ServerRef) error {
 		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
 		if srv.SessionCluster != nil {
-			names = append(names, "its session clustering (apm_was_session_cluster)")
+			held = append(held, engine.HeldBy("its session clustering (apm_was_session_cluster)", id, "apm_was_session_cluster"))
 		}
 		for _, ds := range srv.Datasources {
-			names = append(names, fmt.Sprintf("datasource %q (apm_was_datasource)", ds))
+			held = append(held, engine.HeldBy(fmt.Sprintf("datasource %q (apm_was_datasource)", ds), id+"/"+ds, "apm_was_datasource"))
 		}
 		apps, err := c.ApplicationStatuses(ctx, ref)
 		if err != nil {
 			return err
 		}
 		for _, a := range apps {
-			names = append(names, fmt.Sprintf("application %q (apm_was_application)", a.ContextPath))
+			held = append(held, engine.HeldBy(fmt.Sprintf("application %q (apm_was_application)", a.ContextPath), id+a.ContextPath, "apm_was_application"))
 		}
 		return nil
 	})
-	return names, err
+	return held, err
+}
+
+// names are what errors call the blockers.
+func names(held []engine.Blocker) []string {
+	out := make([]string, len(held))
+	for i, b := range held {
+		out[i] = b.What
+	}
+	return out
 }
 
 // checkPlan refuses at plan what cannot work: install_root_path with register, and a
