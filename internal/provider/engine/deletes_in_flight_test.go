@@ -42,9 +42,14 @@ func TestBlockedWatchHopesOnlyWhileThisProcessDeletesABlocker(t *testing.T) {
 	}
 }
 
-// Two deletes of one object (a replacement's, say) keep it registered until both end.
+// Two deletes of one object (a replacement's, say) keep it registered until both end;
+// another object's delete releases nothing.
 func TestDeletesInFlightCountsEachDelete(t *testing.T) {
 	registry := newDeletesInFlight()
+	defer registry.start("apm_web_server S1/app-01/was-2")()
+	if registry.releasing(heldByServer) {
+		t.Error("the delete of another server releases nothing")
+	}
 	first, second := registry.start(serverKey), registry.start(serverKey)
 	first()
 	if !registry.releasing(heldByServer) {
