@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 )
@@ -43,6 +45,50 @@ func TestAccNode_destroyHeldFromOutsideFailsAtOnce(t *testing.T) {
 			},
 			Config:   resources,
 			PlanOnly: true,
+		},
+	})
+}
+
+// A WAS server whose datasource was attached outside Terraform fails its destroy once the
+// grace has shown that nothing in the run detaches it, instead of waiting out its
+// 10-minute timeouts.delete; it is left running.
+func TestAccWASServer_destroyHeldFromOutsideFailsAtOnce(t *testing.T) {
+	env := newAccEnv(t)
+	db, ds := env.name("orders-db"), env.name("orders-ds")
+	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
+		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
+	t.Cleanup(func() { _ = env.admin.DeleteDatabase(env.ctx(), db) })
+	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
+	t.Cleanup(func() { _ = env.admin.DeleteDatasource(env.ctx(), ds) })
+	ref := env.shopRef(apm.KindWAS, "was-1")
+	var destroyStarted time.Time
+	env.testUntilEmpty([]resource.TestStep{
+		{
+			Config:           env.serverConfig(apm.KindWAS, "state", "running", "timeouts", hclExpr(`{ delete = "10m" }`)),
+			ConfigPlanChecks: applied(),
+		},
+		{
+			PreConfig: func() {
+				env.must(env.admin.AttachDatasource(env.ctx(), ref, ds))
+				destroyStarted = time.Now()
+			},
+			Config: env.shopNode(),
+			ExpectError: errorMatching(`WAS server "was-1"`, fmt.Sprintf(`is held by datasource %q (apm_was_datasource) (id `, ds), "/app-01/was-1/"+ds+")",
+				"nothing in this run deletes them", "destroy without -target", "It was left running"),
+		},
+		{
+			PreConfig: func() {
+				// Generous against a slow machine; waiting out the timeout would take 10m.
+				if took := time.Since(destroyStarted); took > 3*time.Minute {
+					t.Errorf("the refused destroy took %s; its holder stayed the same from the start", took)
+				}
+				if s, err := env.admin.GetServer(env.ctx(), ref); err != nil || s.Status != "running" {
+					t.Errorf("after the refused delete was-1 is %+v (%v), want it running", s, err)
+				}
+				env.must(env.admin.DetachDatasource(env.ctx(), ref, ds))
+			},
+			Config:           env.shopNode(),
+			ConfigPlanChecks: applied(exactActions{"apm_was_server.a": plancheck.ResourceActionDestroy}),
 		},
 	})
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -352,31 +351,16 @@ func (k *serverKind) beforeDelete(ctx context.Context, c *conn, state engine.Att
 }
 
 // waitForParts waits until the WAS server has no session clustering, datasources or
-// applications, which would make the manager refuse its delete.
+// applications, which would make the manager refuse its delete: while this run deletes
+// them, and no longer once they stay with nothing here deleting them (engine.WaitWhileHeld).
 func (k *serverKind) waitForParts(ctx context.Context, c *conn, state engine.Attrs) error {
-	const free, held = "without parts", "holding parts"
-	_, err := apm.Poll[[]engine.Blocker]{
-		What:    k.describe(state) + " to have no parts",
-		Pending: []string{held},
-		Target:  []string{free},
-		Refresh: func(ctx context.Context) ([]engine.Blocker, string, error) {
-			parts, err := k.blockers(ctx, c, state)
-			switch {
-			case err != nil:
-				return nil, "", err
-			case len(parts) > 0:
-				return parts, held, nil
-			}
-			return nil, free, nil
-		},
-	}.Wait(ctx)
-	var timedOut *apm.TimeoutError
-	if errors.As(err, &timedOut) {
-		parts, _ := k.blockers(context.WithoutCancel(ctx), c, state)
-		return fmt.Errorf("%s still has %s, which the manager would refuse to delete it with; it was left running. "+
-			"Remove those first (their resources, or in the manager), or raise timeouts.delete: %w", k.describe(state), strings.Join(names(parts), ", "), err)
+	err := engine.WaitWhileHeld(ctx, k.describe(state), func(ctx context.Context) ([]engine.Blocker, error) {
+		return k.blockers(ctx, c, state)
+	})
+	if err != nil {
+		return fmt.Errorf("%w\n\nIt was left running: its delete would be refused while those hold it", err)
 	}
-	return err
+	return nil
 }
 
 // blockers lists the parts that hold a WAS server; other kinds have none.
@@ -407,15 +391,6 @@ func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) 
 		return nil
 	})
 	return held, err
-}
-
-// names are what errors call the blockers.
-func names(held []engine.Blocker) []string {
-	out := make([]string, len(held))
-	for i, b := range held {
-		out[i] = b.What
-	}
-	return out
 }
 
 // checkPlan refuses at plan what cannot work: install_root_path with register, and a

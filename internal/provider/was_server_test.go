@@ -194,7 +194,7 @@ func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 		{
 			PreConfig:   func() { env.must(env.admin.AttachDatasource(env.ctx(), ref, ds)) },
 			Config:      env.shopNode(),
-			ExpectError: errorMatching(fmt.Sprintf(`still has datasource %q (apm_was_datasource)`, ds), "it was left running", `raise timeouts.delete`),
+			ExpectError: errorMatching(fmt.Sprintf(`still held by datasource %q (apm_was_datasource)`, ds), `raise timeouts.delete`, "It was left running"),
 		},
 		{
 			PreConfig: func() {

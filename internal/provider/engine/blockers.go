@@ -52,6 +52,14 @@ type blockedWatch struct {
 	refusals int
 }
 
+// newBlockedWatch judges over the deletes of inFlight; a grace of 0 is DefaultBlockedGrace.
+func newBlockedWatch(inFlight *deletesInFlight, grace time.Duration) *blockedWatch {
+	if grace == 0 {
+		grace = DefaultBlockedGrace
+	}
+	return &blockedWatch{inFlight: inFlight, grace: grace}
+}
+
 // hopeless records one refusal with its blockers (nil when they could not be listed) and
 // reports whether waiting can no longer help: the same blockers for the grace, and none
 // of them deleted by this process. A refusal with no known blockers keeps the hope that
@@ -112,12 +120,14 @@ func (w *blockedWatch) list() string {
 const findAdvice = "`terraform state list -id=<id>` shows the address of the resource that manages one of them in a configuration's state " +
 	"(run it where that configuration is); an object no state lists was made outside Terraform."
 
+// heldAdvice is what to do about blockers that nothing in the run deletes.
+const heldAdvice = "Delete or move them first (with the configuration that manages them, or in the manager), " +
+	"or destroy without -target so that this run deletes them too. " + findAdvice
+
 // heldOutside is the error of a delete that waiting cannot help.
 func (w *blockedWatch) heldOutside(what string, conflict error) error {
 	return fmt.Errorf("%s is held by %s, and nothing in this run deletes them (the manager refused the delete %d times, "+
-		"with the same holders for %s): %w.\n\nDelete or move them first (with the configuration that manages them, or in the manager), "+
-		"or destroy without -target so that this run deletes them too. %s",
-		what, w.list(), w.refusals, FormatDuration(w.grace), conflict, findAdvice)
+		"with the same holders for %s): %w.\n\n%s", what, w.list(), w.refusals, FormatDuration(w.grace), conflict, heldAdvice)
 }
 
 // interrupted is the error of a wait for blockers that the run's interrupt stopped: the

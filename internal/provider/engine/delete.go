@@ -24,7 +24,7 @@ func (r *Resource[T, C]) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 	if r.Type.BeforeDelete != nil {
-		pctx, cancel := context.WithTimeout(ctx, timeout)
+		pctx, cancel := context.WithTimeout(r.withWatch(ctx), timeout)
 		err := r.Type.BeforeDelete(pctx, m, state)
 		cancel()
 		if err != nil && !GoneWithParent(err) {
@@ -114,11 +114,7 @@ func (r *Resource[T, C]) deleteWaiting(ctx context.Context, m C, state Attrs, ti
 
 // blockedWatch is the judge of one delete's refusals, over the process's deletes.
 func (r *Resource[T, C]) blockedWatch() *blockedWatch {
-	w := &blockedWatch{inFlight: r.deletes(), grace: r.blockedGrace}
-	if w.grace == 0 {
-		w.grace = DefaultBlockedGrace
-	}
-	return w
+	return newBlockedWatch(r.deletes(), r.blockedGrace)
 }
 
 // deletes is the registry of the deletes this process runs.
