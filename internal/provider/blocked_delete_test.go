@@ -7,9 +7,37 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
+	"github.com/apmplatform/terraform-provider-apm/internal/apmsim/apmsimtest"
+	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
 )
+
+// A node and its server destroyed at once (no reference orders them): the node's delete is
+// refused while the server stops, for longer than the grace, and waits, since this
+// provider process is deleting the server; then both are gone.
+func TestAccNode_destroyWaitsForServerDeletedInParallel(t *testing.T) {
+	env := newAccEnvWith(t, apmsimtest.WithTransitionDelay(2*engine.DefaultBlockedGrace))
+	shop := env.name("shop")
+	env.must(env.admin.CreateSystem(env.ctx(), shop))
+	t.Cleanup(func() { _ = env.admin.DeleteSystem(env.ctx(), shop) })
+	config := func(withServer bool) string {
+		return env.config(tf(t, "node/with_unordered_server.tf", "system_id", env.systemID(shop), "with_server", withServer))
+	}
+	env.test([]resource.TestStep{
+		{Config: config(false), ConfigPlanChecks: applied()},
+		{Config: config(true), ConfigPlanChecks: applied()},
+		{
+			Config:  config(true),
+			Destroy: true,
+			Check: func(*terraform.State) error {
+				n, err := env.admin.GetNode(env.ctx(), shop, "app-01")
+				return want(apm.IsNotFound(err), "after the destroy the node is %+v (%v), want it gone", n, err)
+			},
+		},
+	})
+}
 
 // A node held by a server that nothing in the run deletes (made outside this
 // configuration, as a server imported into another one or at the root is for a destroy
