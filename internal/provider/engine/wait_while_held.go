@@ -52,11 +52,14 @@ func WaitWhileHeld(ctx context.Context, what string, list func(context.Context) 
 			return struct{}{}, held, nil
 		},
 	}.Wait(ctx)
+	var timedOut *apm.TimeoutError
 	switch {
 	case errors.Is(err, errHopeless):
 		return fmt.Errorf("%s is held by %s, and nothing in this run deletes them (the same for %s).\n\n%s",
 			what, watch.list(), FormatDuration(watch.grace), heldAdvice)
-	case err != nil && len(watch.last) > 0:
+	case errors.Is(err, context.Canceled) && len(watch.last) > 0:
+		return fmt.Errorf("%s is still held by %s: %w", what, watch.list(), err)
+	case errors.As(err, &timedOut) && len(watch.last) > 0:
 		return fmt.Errorf("%s is still held by %s (%w). Delete or move those first, or raise timeouts.delete "+
 			"(a delete uses the value in the state: apply once with the new value, then delete)", what, watch.list(), err)
 	}
