@@ -107,19 +107,19 @@ var databaseType = resourceType[apm.Database]{
 	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
 		return c.DeleteDatabase(ctx, state.Str(attrResourceName))
 	},
-	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
 		all, err := c.ListDatasources(ctx)
 		if err != nil {
 			return nil, err
 		}
-		var names []string
+		var held []engine.Blocker
 		for _, ds := range all {
 			if ds.DatabaseResourceName == state.Str(attrResourceName) {
-				names = append(names, fmt.Sprintf("datasource %q", ds.ResourceName))
+				held = append(held, engine.HeldBy(fmt.Sprintf("datasource %q", ds.ResourceName), ds.ResourceName, "apm_datasource"))
 			}
 		}
-		slices.Sort(names)
-		return names, nil
+		slices.SortFunc(held, func(a, b engine.Blocker) int { return strings.Compare(a.What, b.What) })
+		return held, nil
 	},
 	SetAside: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
 		return deleteDatasourcesForReplacement(ctx, c, state.Str(attrResourceName))

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -98,17 +97,21 @@ func knownInt(a engine.Attrs, name string) *int64 {
 }
 
 // datasourceHolders names the WAS servers that have the datasource attached.
-func datasourceHolders(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
-	servers, err := wasServersHolding(ctx, c, state.Str(attrResourceName))
+func datasourceHolders(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
+	name := state.Str(attrResourceName)
+	servers, err := wasServersHolding(ctx, c, name)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(servers))
+	held := make([]engine.Blocker, 0, len(servers))
 	for _, s := range servers {
-		names = append(names, describeWAS(s.Ref()))
+		serverID, err := c.serverID(ctx, s.SystemName, s.NodeName, s.ServerID)
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, engine.HeldBy(describeWAS(s.Ref()), serverID+"/"+name, "apm_was_datasource"))
 	}
-	slices.Sort(names)
-	return names, nil
+	return held, nil
 }
 
 // poolRule is one of the manager's rules on a pool: the value of attribute a must not be

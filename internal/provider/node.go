@@ -90,16 +90,18 @@ var nodeType = resourceType[nodeObject]{
 	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
 		return c.onNode(ctx, state, func(systemName, nodeID string) error { return c.DeleteNode(ctx, systemName, nodeID) })
 	},
-	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
 		n, err := readNode(ctx, c, state)
 		if err != nil {
 			return nil, err
 		}
-		names := make([]string, 0, len(n.Servers))
+		held := make([]engine.Blocker, 0, len(n.Servers))
 		for _, s := range n.Servers {
-			names = append(names, fmt.Sprintf("server %q (%s, %s)", s.ServerID, s.ServerType, s.Status))
+			// The node's listing does not say which kind of server resource manages it.
+			held = append(held, engine.HeldBy(fmt.Sprintf("server %q (%s, %s)", s.ServerID, s.ServerType, s.Status),
+				state.Str(attrSystemID)+"/"+state.Str(attrName)+"/"+s.ServerID, "apm_was_server", "apm_web_server", "apm_session_server"))
 		}
-		return names, nil
+		return held, nil
 	},
 }
 

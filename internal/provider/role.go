@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/provider/engine"
@@ -99,19 +100,22 @@ func actionTypesOf(a engine.Attrs) []apm.ActionType {
 }
 
 // roleHolders names the users that hold the role.
-func roleHolders(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+func roleHolders(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
 	users, err := c.ListUsers(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	role := state.Str(attrRoleID)
+	var held []engine.Blocker
 	for _, u := range users {
-		if slices.Contains(u.Roles, state.Str(attrRoleID)) {
-			names = append(names, fmt.Sprintf("user %q", u.UserID))
+		if slices.Contains(u.Roles, role) {
+			// The grant holds the role; deleting the user removes its grants too.
+			held = append(held, engine.HeldBy(fmt.Sprintf("user %q", u.UserID), u.UserID+"/"+role, "apm_user_role").
+				AlsoReleasedBy("apm_user", u.UserID))
 		}
 	}
-	slices.Sort(names)
-	return names, nil
+	slices.SortFunc(held, func(a, b engine.Blocker) int { return strings.Compare(a.What, b.What) })
+	return held, nil
 }
 
 var actionTypesDataAttribute = dschema.SetAttribute{MarkdownDescription: roleActionTypesDescription, ElementType: types.StringType, Computed: true}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -358,60 +357,46 @@ func (k *serverKind) beforeDelete(ctx context.Context, c *conn, state engine.Att
 }
 
 // waitForParts waits until the WAS server has no session clustering, datasources or
-// applications, which would make the manager refuse its delete.
+// applications, which would make the manager refuse its delete: while this run deletes
+// them, and no longer once they stay with nothing here deleting them (engine.WaitWhileHeld).
 func (k *serverKind) waitForParts(ctx context.Context, c *conn, state engine.Attrs) error {
-	const free, held = "without parts", "holding parts"
-	_, err := apm.Poll[[]string]{
-		What:    k.describe(state) + " to have no parts",
-		Pending: []string{held},
-		Target:  []string{free},
-		Refresh: func(ctx context.Context) ([]string, string, error) {
-			parts, err := k.blockers(ctx, c, state)
-			switch {
-			case err != nil:
-				return nil, "", err
-			case len(parts) > 0:
-				return parts, held, nil
-			}
-			return nil, free, nil
-		},
-	}.Wait(ctx)
-	var timedOut *apm.TimeoutError
-	if errors.As(err, &timedOut) {
-		parts, _ := k.blockers(context.WithoutCancel(ctx), c, state)
-		return fmt.Errorf("%s still has %s, which the manager would refuse to delete it with; it was left running. "+
-			"Remove those first (their resources, or in the manager), or raise timeouts.delete: %w", k.describe(state), strings.Join(parts, ", "), err)
+	err := engine.WaitWhileHeld(ctx, k.describe(state), func(ctx context.Context) ([]engine.Blocker, error) {
+		return k.blockers(ctx, c, state)
+	})
+	if err != nil {
+		return fmt.Errorf("%w\n\nIt was left running: its delete would be refused while those hold it", err)
 	}
-	return err
+	return nil
 }
 
-// blockers names the parts that hold a WAS server; other kinds have none.
-func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+// blockers lists the parts that hold a WAS server; other kinds have none.
+func (k *serverKind) blockers(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
 	if !k.was {
 		return nil, nil
 	}
-	var names []string
+	var held []engine.Blocker
+	id := state.Str(attrID)
 	err := k.onServer(ctx, c, state, func(ref apm.ServerRef) error {
 		srv, err := c.GetServer(ctx, ref)
 		if err != nil {
 			return err
 		}
 		if srv.SessionCluster != nil {
-			names = append(names, "its session clustering (apm_was_session_cluster)")
+			held = append(held, engine.HeldBy("its session clustering (apm_was_session_cluster)", id, "apm_was_session_cluster"))
 		}
 		for _, ds := range srv.Datasources {
-			names = append(names, fmt.Sprintf("datasource %q (apm_was_datasource)", ds))
+			held = append(held, engine.HeldBy(fmt.Sprintf("datasource %q (apm_was_datasource)", ds), id+"/"+ds, "apm_was_datasource"))
 		}
 		apps, err := c.ApplicationStatuses(ctx, ref)
 		if err != nil {
 			return err
 		}
 		for _, a := range apps {
-			names = append(names, fmt.Sprintf("application %q (apm_was_application)", a.ContextPath))
+			held = append(held, engine.HeldBy(fmt.Sprintf("application %q (apm_was_application)", a.ContextPath), id+a.ContextPath, "apm_was_application"))
 		}
 		return nil
 	})
-	return names, err
+	return held, err
 }
 
 // checkPlan refuses at plan what cannot work: install_root_path with register, a

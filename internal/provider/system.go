@@ -74,16 +74,16 @@ var systemType = resourceType[apm.System]{
 	Delete: func(ctx context.Context, c *conn, state engine.Attrs) error {
 		return c.DeleteSystem(ctx, state.Str(attrName))
 	},
-	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]string, error) {
+	Blockers: func(ctx context.Context, c *conn, state engine.Attrs) ([]engine.Blocker, error) {
 		s, err := c.getSystem(ctx, state.Str(attrName))
 		if err != nil {
 			return nil, err
 		}
-		names := make([]string, 0, len(s.Nodes))
+		held := make([]engine.Blocker, 0, len(s.Nodes))
 		for _, n := range sortedSystemNodes(s) {
-			names = append(names, fmt.Sprintf("node %q", n.NodeName))
+			held = append(held, engine.HeldBy(fmt.Sprintf("node %q", n.NodeName), s.SystemID+"/"+n.NodeName, "apm_node"))
 		}
-		return names, nil
+		return held, nil
 	},
 }
 

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -192,7 +194,7 @@ func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 		{
 			PreConfig:   func() { env.must(env.admin.AttachDatasource(env.ctx(), ref, ds)) },
 			Config:      env.shopNode(),
-			ExpectError: errorMatching(fmt.Sprintf(`still has datasource %q (apm_was_datasource)`, ds), "it was left running", `raise timeouts.delete`),
+			ExpectError: errorMatching(fmt.Sprintf(`still held by datasource %q (apm_was_datasource)`, ds), `raise timeouts.delete`, "It was left running"),
 		},
 		{
 			PreConfig: func() {
@@ -298,7 +300,65 @@ func TestAccWASServer_createBeforeDestroyExplained(t *testing.T) {
 		{
 			Config: config, Taint: []string{"apm_was_server.a"},
 			ExpectError: errorMatching(`WAS server "was-2" on node "app-01" already exists`, "lifecycle { create_before_destroy = true }",
-				"remove create_before_destroy", "Otherwise it was created outside this configuration"),
+				"remove create_before_destroy", "lists no resource was it created outside this configuration"),
 		},
 	})
+}
+
+// A WAS server replaced with create_before_destroy by a change that forces its
+// replacement (issue 31): the error found by Terraform's re-plan during apply says that
+// the object found is the one being replaced, and offers an import only for an object that
+// the state does not list, never as the way out for the object this resource manages.
+func TestAccWASServer_createBeforeDestroyReplacementNotImport(t *testing.T) {
+	env := newAccEnv(t)
+	config := func(generation string) string {
+		return env.config(tf(t, "was_server/create_before_destroy_triggered.tf", "system_name", env.name("shop"), "generation", generation))
+	}
+	env.test([]resource.TestStep{
+		{Config: config("1"), ConfigPlanChecks: cleanAfterApply},
+		{
+			Config: config("2"),
+			ExpectError: withoutImportBetween(`WAS server "was-2" on node "app-01" already exists`, `lifecycle { create_before_destroy = true }`,
+				"the object found is the one being replaced", "remove create_before_destroy", "terraform state list -id=", "/app-01/was-2` lists no resource"),
+		},
+	})
+}
+
+// A WAS server made outside Terraform on a node that the configuration manages: the plan's
+// refresh has read the configuration's objects, and not this one, so the look-up says
+// plainly that it was created outside and how to import it, with no create_before_destroy
+// case to weigh (the object being replaced is always read, or known from the plan).
+func TestAccWASServer_existingOutsideSaysImport(t *testing.T) {
+	env := newAccEnv(t)
+	shop := env.name("shop")
+	env.test([]resource.TestStep{
+		{Config: env.config(tf(t, "_base/shop_app.tf", "system_name", shop)), ConfigPlanChecks: cleanAfterApply},
+		{
+			PreConfig: func() {
+				env.must(env.admin.InstallServer(env.ctx(), apm.KindWAS, apm.ServerSpec{ServerID: "was-2", NodeName: "app-01", SystemName: shop, HTTPPort: 8080}))
+			},
+			// Not PlanOnly: the harness plans that without a refresh.
+			Config: env.config(tf(t, "was_server/create_before_destroy.tf", "system_name", shop)),
+			ExpectError: regexp.MustCompile(`(?s)WAS server "was-2" on node "app-01" already exists(?:[^c]|c[^r]|cr[^e]|cre[^a]|crea[^t]|creat[^e]|create[^_])*?` +
+				`It\s+was\s+created\s+outside\s+this\s+configuration.*terraform\s+import\s+apm_was_server.<name>\s+\S+/app-01/was-2`),
+		},
+		{
+			PreConfig: func() {
+				env.must(env.admin.UninstallServer(env.ctx(), apm.ServerRef{Kind: apm.KindWAS, ServerID: "was-2", NodeName: "app-01", SystemName: shop}))
+			},
+			Config:   env.config(tf(t, "_base/shop_app.tf", "system_name", shop)),
+			PlanOnly: true,
+		},
+	})
+}
+
+// withoutImportBetween is errorMatching(fragments...) where the text from the first
+// fragment to the last does not say "import" (Go's regexp has no look-ahead, so the word
+// is ruled out letter by letter).
+func withoutImportBetween(fragments ...string) *regexp.Regexp {
+	quoted := make([]string, len(fragments))
+	for i, f := range fragments {
+		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(f)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, `(?:[^i]|i[^m]|im[^p]|imp[^o]|impo[^r]|impor[^t])*?`))
 }

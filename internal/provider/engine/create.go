@@ -260,18 +260,26 @@ func (r *Resource[T, C]) CreateError(plan Attrs, err error) diag.Diagnostic {
 	if apm.ConflictOf(err) != apm.ConflictExists || r.Type.ImportID.importID(plan) == "" {
 		return callError(action, err)
 	}
-	return diag.NewErrorDiagnostic("Failed to "+action, Explain(err)+"\n\n"+r.existsAdvice(plan))
+	return diag.NewErrorDiagnostic("Failed to "+action, Explain(err)+"\n\n"+r.existsAdvice(plan, false))
 }
 
-// existsAdvice says both ways out of a create that finds its object already there: the
-// object may be the one that the create replaces with create_before_destroy (Terraform's
-// re-plan during apply then runs before its delete), or one created outside this
-// configuration.
-func (r *Resource[T, C]) existsAdvice(plan Attrs) string {
-	return fmt.Sprintf("If this create replaces the object with lifecycle { create_before_destroy = true }, the manager cannot hold "+
-		"the old and the new one at once, since both are %s: remove create_before_destroy (the old one is then deleted first), "+
-		"or change the new one's %s.\n\nOtherwise it was created outside this configuration. %s",
-		r.Type.ImportID.importID(plan), r.Type.ImportID.format(), r.importAdvice(plan))
+// existsAdvice says the way out of a create that finds its object already there. outside
+// is true when the walk has shown that the object is no resource's of this configuration
+// (plan.go: a refresh read the objects of the state, and not this one). Otherwise the
+// object may be the one that the create replaces with create_before_destroy: Terraform's
+// re-plan during apply, which runs before the old object's delete, is told neither the
+// prior state nor what the plan replaces, so nothing tells the two apart; importing
+// is then offered only for an object that the state does not list.
+func (r *Resource[T, C]) existsAdvice(plan Attrs, outside bool) string {
+	id := r.Type.ImportID.importID(plan)
+	if outside {
+		return "It was created outside this configuration. " + r.importAdvice(plan)
+	}
+	return fmt.Sprintf("If this resource replaces it with lifecycle { create_before_destroy = true } (a change that forces a "+
+		"replacement, a taint or -replace), the object found is the one being replaced: the manager cannot hold the old and the new one "+
+		"at once, since both are %s. Then remove create_before_destroy (the old one is then deleted first), or change the new one's %s.\n\n"+
+		"Only if `terraform state list -id=%s` lists no resource was it created outside this configuration. %s",
+		id, r.Type.ImportID.format(), id, r.importAdvice(plan))
 }
 
 // importAdvice says how to manage an object that a create finds already there.

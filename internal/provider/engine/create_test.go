@@ -150,3 +150,22 @@ func lostCreate(t *testing.T) error {
 	}
 	return err
 }
+
+// An object that the walk showed to be outside the configuration (its refresh read the
+// state, not this object) is advised an import and nothing else; one that may be the
+// object being replaced with create_before_destroy is explained so first, and an import
+// is offered only for an object that the state does not list.
+func TestExistsAdviceImportsOnlyWhatNoResourceManages(t *testing.T) {
+	r := &Resource[testNode, struct{}]{Type: testNodeType}
+	r.Type.ImportID = ImportID[struct{}]{Parts: []IDPart[struct{}]{{Attr: "system_id", Form: "<system>"}, {Attr: "name", Form: "<name>"}}, Example: "shop/web-01"}
+	plan := Attrs{"system_id": str("S1"), "name": str("web-01")}
+	outside := r.existsAdvice(plan, true)
+	if !strings.HasPrefix(outside, "It was created outside this configuration. To manage it with Terraform, import it") || strings.Contains(outside, "create_before_destroy") {
+		t.Errorf("outside the state: %q", outside)
+	}
+	maybeReplaced := r.existsAdvice(plan, false)
+	gate := strings.Index(maybeReplaced, "Only if `terraform state list -id=S1/web-01` lists no resource")
+	if gate < 0 || strings.Contains(maybeReplaced[:gate], "import") || !strings.Contains(maybeReplaced[:gate], "the object found is the one being replaced") {
+		t.Errorf("maybe the object being replaced: %q", maybeReplaced)
+	}
+}

@@ -32,6 +32,9 @@
 //   - identity: Terraform's resource identity (1.12 and later), which the engine makes of
 //     the attributes the import ID's parts fill and keeps up to date (identity.go).
 //   - blocker: an object that makes the manager refuse a delete with 409 until it is gone.
+//     The delete waits while this provider process deletes one of them, and fails, naming
+//     them, once they stay the same for a grace with none being deleted (blockers.go,
+//     deletes_in_flight.go).
 //   - recreation: a replacement that keeps the object's identity (a database replaced for a
 //     new password); its delete may set blockers aside and its create restore them
 //     (ResourceType.SetAside and Restore, recreate.go).

@@ -106,6 +106,15 @@ func (p *planned) read(key string) {
 	p.inState[key] = true
 }
 
+// readAny reports whether a refresh of this walk read objects of the state: then an
+// object it did not read is no resource's of this configuration (Terraform refreshes the
+// objects a resource refers to before it plans the resource).
+func (p *planned) readAny() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.inState) > 0
+}
+
 func (p *planned) wasRead(key string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -245,7 +254,7 @@ func (r *Resource[T, C]) lookUpCreated(ctx context.Context, plan Attrs, replaced
 	switch {
 	case err == nil:
 		diags.AddError(what+" already exists", fmt.Sprintf(
-			"The manager already has %s, which this resource would create; apply would fail.\n\n%s", what, r.existsAdvice(plan)))
+			"The manager already has %s, which this resource would create; apply would fail.\n\n%s", what, r.existsAdvice(plan, d.planned.readAny())))
 	case IsGone(err) || isMissingReference(err):
 		// Not there, or its parent is not (yet): the create can go ahead.
 	default:

@@ -52,8 +52,9 @@ type ResourceType[T, C any] struct {
 	Update func(ctx context.Context, m C, plan, state Attrs) error
 	// Delete removes the object; an error that isGone counts as done.
 	Delete func(ctx context.Context, m C, state Attrs) error
-	// Blockers names the objects that still hold this one when delete keeps conflicting.
-	Blockers func(ctx context.Context, m C, state Attrs) ([]string, error)
+	// Blockers lists the objects that still hold this one when delete keeps conflicting,
+	// so that the wait can tell whether this run deletes them (blockers.go).
+	Blockers func(ctx context.Context, m C, state Attrs) ([]Blocker, error)
 	// CheckPlan rejects at plan what the provider can know to be wrong (a reference to a
 	// system that does not exist, say). prior is the state (empty for a create). Its ctx
 	// knows the walk: which objects the configuration declares (PlannedObject) and whether
@@ -139,6 +140,11 @@ func (r *Resource[T, C]) ConfigValidators(context.Context) []resource.ConfigVali
 type Resource[T, C any] struct {
 	Type *ResourceType[T, C]
 	data *Configured[C]
+	// inFlight is the registry of the deletes that this process runs, nil for the
+	// process's own (deleting); blockedGrace is how long a refused delete whose blockers
+	// none of them releases keeps trying, 0 for DefaultBlockedGrace. Tests set both.
+	inFlight     *deletesInFlight
+	blockedGrace time.Duration
 }
 
 func (r *Resource[T, C]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
