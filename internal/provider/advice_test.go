@@ -120,8 +120,8 @@ const (
 
 // A NOT_FOUND for the object that another refers to names the object and the one that
 // refers to it, with what to do, and never suspects the endpoint: a database named by a
-// datasource (at apply, where plan cannot look: skip_connection_check), a role named by
-// apm_user_role, a system named in the apm_node data source (which warns: a destroy must
+// datasource and a role named by apm_user_role (at apply, where plan cannot look:
+// skip_connection_check), a system named in the apm_node data source (which warns: a destroy must
 // get past it).
 func TestAccAdvice_missingReferences(t *testing.T) {
 	env := newAccEnv(t)
@@ -136,7 +136,9 @@ func TestAccAdvice_missingReferences(t *testing.T) {
 		},
 		{
 			PreConfig: func() { said.check(t, fmt.Sprintf("Database %q", db), adviceEndpoint, adviceImport, adviceInUse) },
-			Config:    env.config(userTF(t, alice, "Alice", "password", userPw1) + tf(t, "user_role/one.tf", "user_id", hclExpr("apm_user.a.id"), "role_id", nosuchRole)),
+			// Unchecked: plan refuses a role the manager lacks (references.go); the advice
+			// under test is the manager's NOT_FOUND at apply.
+			Config: unchecked + userTF(t, alice, "Alice", "password", userPw1) + tf(t, "user_role/one.tf", "user_id", hclExpr("apm_user.a.id"), "role_id", nosuchRole),
 			ExpectError: errorMatching(fmt.Sprintf("grant of role %q to user %q", nosuchRole, alice), "Role not found: "+nosuchRole,
 				fmt.Sprintf("The manager says that Role %q, which this refers to, does not exist", nosuchRole), "apm_role.example.id"),
 		},
@@ -156,7 +158,8 @@ func TestAccAdvice_missingReferences(t *testing.T) {
 
 // Each kind of 409 at apply gets its own advice, and no other: an object that exists
 // already (made between plan and apply; here plan cannot look: skip_connection_check)
-// the import ID; a port in use the server that holds it; a delete refused while others
+// the import ID; a port in use (taken between plan and apply; unchecked too) the server
+// that holds it; a delete refused while others
 // use the object what to remove first.
 func TestAccAdvice_conflictKinds(t *testing.T) {
 	env := newAccEnv(t)
@@ -183,7 +186,9 @@ func TestAccAdvice_conflictKinds(t *testing.T) {
 			PreConfig: func() {
 				env.must(env.admin.InstallServer(env.ctx(), apm.KindWeb, apm.ServerSpec{ServerID: holder.ServerID, NodeName: holder.NodeName, SystemName: shop, HTTPPort: 8080}))
 			},
-			Config: env.serverConfig(apm.KindWAS, "http_port", 8080),
+			// Unchecked: plan refuses a port another server holds (server_ports.go); the
+			// advice under test is the manager's 409 at apply.
+			Config: unchecked + env.shopNodeTF() + serverTF(t, apm.KindWAS, "http_port", 8080),
 			ExpectError: errorMatching(`Failed to create WAS server "was-1" on node "app-01"`, "Port 8080 is already used by web-x on node app-01",
 				"Another server on the node, named above, already uses the port. Choose a free port"),
 		},
