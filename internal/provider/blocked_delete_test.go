@@ -82,12 +82,7 @@ func TestAccNode_destroyHeldFromOutsideFailsAtOnce(t *testing.T) {
 // 10-minute timeouts.delete; it is left running.
 func TestAccWASServer_destroyHeldFromOutsideFailsAtOnce(t *testing.T) {
 	env := newAccEnv(t)
-	db, ds := env.name("orders-db"), env.name("orders-ds")
-	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
-		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
-	t.Cleanup(func() { _ = env.admin.DeleteDatabase(env.ctx(), db) })
-	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
-	t.Cleanup(func() { _ = env.admin.DeleteDatasource(env.ctx(), ds) })
+	ds := env.datasourceOutside()
 	ref := env.shopRef(apm.KindWAS, "was-1")
 	var destroyStarted time.Time
 	env.testUntilEmpty([]resource.TestStep{

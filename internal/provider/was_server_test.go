@@ -175,16 +175,23 @@ func TestAccWASServer_lostInstallAnswerIsRecoveredAndSettled(t *testing.T) {
 	}})
 }
 
+// datasourceOutside creates a database and a datasource on it in the manager, outside
+// Terraform, removed when the test ends, and returns the datasource's name.
+func (e *accEnv) datasourceOutside() string {
+	db, ds := e.name("orders-db"), e.name("orders-ds")
+	e.must(e.admin.CreateDatabase(e.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
+		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
+	e.t.Cleanup(func() { _ = e.admin.DeleteDatabase(e.ctx(), db) })
+	e.must(e.admin.CreateDatasource(e.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
+	e.t.Cleanup(func() { _ = e.admin.DeleteDatasource(e.ctx(), ds) })
+	return ds
+}
+
 // A WAS server cannot be deleted while parts remain: destroy waits within timeouts.delete,
 // and the error then names what remains, here a datasource attached outside Terraform.
 func TestAccWASServer_deleteWaitsForParts(t *testing.T) {
 	env := newAccEnv(t)
-	db, ds := env.name("orders-db"), env.name("orders-ds")
-	env.must(env.admin.CreateDatabase(env.ctx(), apm.DatabaseSpec{ResourceName: db, DatabaseType: "PostgreSQL",
-		Host: "10.0.1.30", Port: 5432, DatabaseName: "orders", UserName: "shop", Password: "Test-only-1"}))
-	t.Cleanup(func() { _ = env.admin.DeleteDatabase(env.ctx(), db) })
-	env.must(env.admin.CreateDatasource(env.ctx(), apm.DatasourceSpec{ResourceName: ds, DatabaseResourceName: db}))
-	t.Cleanup(func() { _ = env.admin.DeleteDatasource(env.ctx(), ds) })
+	ds := env.datasourceOutside()
 	ref := env.shopRef(apm.KindWAS, "was-1")
 	env.testUntilEmpty([]resource.TestStep{
 		{

@@ -3,6 +3,7 @@ package provider
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,15 +41,12 @@ func TestAccWebWorkers_stateOfTheListBuild(t *testing.T) {
 	// the key, is shown redacted.
 	run := func(rc string, args ...string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(cli, args...)
+		ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cli, args...)
 		cmd.Dir = dir
 		cmd.Env = clitest.ChildEnv(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE="+rc)
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			t.Fatalf("%s %s: %v", cli, args[0], err)
-		}
-		return string(out), cmd.ProcessState.ExitCode()
+		return runToEnd(ctx, t, cmd)
 	}
 
 	clitest.MustWrite(t, filepath.Join(dir, "main.tf"), env.config(tf(t, "web_workers/upgrade.tf", "workers", hclExpr(`[
