@@ -98,12 +98,12 @@ func (p Poll[T]) Wait(ctx context.Context) (T, error) {
 	}
 	var seen look
 	for interval := p.minInterval(); ; interval = p.next(interval) {
-		if why := ended(ctx); why != nil {
+		if why := Ended(ctx); why != nil {
 			return last, p.stopped(why, limit, seen)
 		}
 		obj, state, err := p.Refresh(ctx)
 		if err != nil {
-			if why := ended(ctx); why != nil {
+			if why := Ended(ctx); why != nil {
 				// The look failed because the wait ended: report the end, not the symptom.
 				return last, p.stopped(why, limit, seen)
 			}
@@ -119,11 +119,12 @@ func (p Poll[T]) Wait(ctx context.Context) (T, error) {
 	}
 }
 
-// ended is why the wait must stop, or nil. The deadline is also read from the clock: ctx
-// reports it only once its timer has fired, which can be a moment late, and a look in
-// that moment would fail with a misleading error (or, after a sleep that ended right at
-// the deadline, spin without waiting).
-func ended(ctx context.Context) error {
+// Ended is why work under ctx must stop, or nil. The deadline is also read from the
+// clock: ctx reports it only once its timer has fired, which can be a moment late, and a
+// look in that moment would fail with a misleading error (or, after a sleep that ended
+// right at the deadline, spin without waiting); a caller that asks why a wait ended must
+// ask the same way.
+func Ended(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

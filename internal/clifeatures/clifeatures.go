@@ -47,13 +47,17 @@ var (
 	// servers in apm_web_workers): hashicorp/terraform#35837; not OpenTofu
 	// (opentofu/opentofu#3978).
 	QuotedMapKeys = Feature{Name: "generated configuration quotes map keys that are not identifiers", Terraform: "1.10"}
+	// A reference to a deprecated attribute warns with the provider's deprecation message
+	// (earlier CLIs warn that it is deprecated and send the reader to the documentation);
+	// every CLI shows the message where the attribute is set.
+	DeprecationReferences = Feature{Name: "the provider's deprecation message where a deprecated attribute is referred to", Terraform: "1.15", OpenTofu: "1.12"}
 )
 
 // All lists every feature above, in the order of README.md's matrix.
 var All = []Feature{
 	Functions, ForEachImport, EphemeralVars, WriteOnly, Identity,
 	ListResources, QueryGenConfig, Actions, ActionFailure, ModuleImport,
-	QuotedMapKeys, TestCommand, MockProviders, MovedAcrossTypes, MovedFromIdentity,
+	QuotedMapKeys, TestCommand, MockProviders, MovedAcrossTypes, MovedFromIdentity, DeprecationReferences,
 }
 
 // Since is the first version of the CLI named by version ("OpenTofu v1.12.6",

@@ -120,6 +120,21 @@ func (w *moduleWorkdir) must(args ...string) string {
 	return out
 }
 
+// noDriftOnRefresh requires a refresh-only plan to find no drift. Its JSON counts, not
+// `-detailed-exitcode`: Terraform 1.5 and 1.11 exit 2 from some refresh-only plans that
+// hold no drift and no change (the other CLIs exit 0).
+func (w *moduleWorkdir) noDriftOnRefresh() {
+	w.t.Helper()
+	w.must("plan", "-refresh-only", "-input=false", "-no-color", "-out=refresh.tfplan")
+	var refresh tfjson.Plan
+	if err := json.Unmarshal([]byte(w.must("show", "-json", "refresh.tfplan")), &refresh); err != nil {
+		w.t.Fatalf("show -json of the refresh-only plan: %v", err)
+	}
+	for _, rc := range refresh.ResourceDrift {
+		w.t.Errorf("the refresh-only plan finds drift in %s: %v", rc.Address, rc.Change.Actions)
+	}
+}
+
 // moduleDir is a directory holding the testdata files given, for a module block's source.
 func moduleDir(t *testing.T, files ...string) string {
 	t.Helper()

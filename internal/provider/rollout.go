@@ -104,6 +104,8 @@ func (c *conn) run(ctx context.Context, r roll) (string, error) {
 			failure, err = r.batch(ctx, c, webs, batch)
 		}
 		if err != nil {
+			// The run's own end (its bound, or an interrupt) rather than the server's.
+			failure.cut = apm.Ended(ctx)
 			return "", r.stop(i, batches, failure, err)
 		}
 	}
@@ -130,11 +132,13 @@ func (r roll) carryOn() (roll, error) {
 }
 
 // rollFailure is where a roll stopped: the server that failed, the last state it was
-// seen in, and the seats it was taken out of.
+// seen in, the seats it was taken out of, and, when the run itself ended (its time ran
+// out, or it was interrupted) rather than the server failing, why.
 type rollFailure struct {
 	server *apm.ServerRef
 	last   string
 	seats  []seat
+	cut    error
 }
 
 // stop writes down where the roll stopped in batch i, for the next run, and returns
@@ -350,11 +354,16 @@ func (r roll) stopped(i int, batches [][]apm.ServerRef, done []apm.ServerRef, f 
 	var b strings.Builder
 	var timedOut *apm.TimeoutError
 	var transition *transitionFailed
-	healthTimeout := failed != nil && errors.As(cause, &timedOut)
+	cut := failed != nil && f.cut != nil
+	healthTimeout := failed != nil && !cut && errors.As(cause, &timedOut)
 	startFailed := failed != nil && errors.As(cause, &transition)
 	switch {
 	case failed == nil:
 		fmt.Fprintf(&b, "The roll stopped before batch %d of %d: %v.", i+1, len(batches), cause)
+	case cut && errors.Is(f.cut, context.DeadlineExceeded):
+		fmt.Fprintf(&b, "%s was not healthy yet when the run's time ran out; last seen: %s.", serverNamed(*failed), last)
+	case cut:
+		fmt.Fprintf(&b, "%s was not healthy yet when the run was interrupted; last seen: %s.", serverNamed(*failed), last)
 	case healthTimeout:
 		fmt.Fprintf(&b, "%s did not become healthy within healthy_timeout (%s); last seen: %s.", serverNamed(*failed), engine.FormatDuration(r.healthyTimeout), last)
 	case startFailed:
@@ -371,8 +380,13 @@ func (r roll) stopped(i int, batches [][]apm.ServerRef, done []apm.ServerRef, f 
 	if rest := notDone(slices.Concat(r.skipped, r.servers), done, failed); len(rest) > 0 {
 		fmt.Fprintf(&b, " Not done: %s, serving as before.", rolledIDs(rest))
 	}
-	b.WriteString(" Find out why the server does not come back (its logs on its node), then apply again: the roll carries on where it stopped, " +
-		"with that server first, which goes back into its load balancers once healthy.")
+	carryOn := "the roll carries on where it stopped, with that server first, which goes back into its load balancers once healthy."
+	if cut {
+		// Nothing to find out: the server was on its way back.
+		b.WriteString(" Apply again: " + carryOn)
+	} else {
+		b.WriteString(" Find out why the server does not come back (its logs on its node), then apply again: " + carryOn)
+	}
 	stop := &rollStopped{message: b.String(), cause: cause}
 	if healthTimeout || startFailed {
 		// The message says all: the roll's own wait ran out (not the operation's timeout,

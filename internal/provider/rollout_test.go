@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apmplatform/terraform-provider-apm/internal/apm"
 	"github.com/apmplatform/terraform-provider-apm/internal/apmsim"
@@ -119,7 +121,50 @@ func TestRollJournalFile(t *testing.T) {
 // already left: the roll stops before the server goes out of service, so it must serve
 // where it stood.
 func TestRollFailedDrainPutsBack(t *testing.T) {
-	sim := apmsimtest.Start(t)
+	sim, client, was, webs := newRollSim(t)
+	ctx := t.Context()
+	if err := sim.Sim.SetFaults(apmsim.FaultRule{Method: "PUT", Path: "/rest/web/servers/web-2/*/worker", Status: 400}); err != nil {
+		t.Fatal(err)
+	}
+	r := roll{servers: []apm.ServerRef{was}, batchSize: 1, drain: true, op: rollRestart, memory: memoMemory{memo: &engine.Memo{}}, progress: func(string) {}}
+	if _, err := newConn(client).run(ctx, r); err == nil {
+		t.Fatal("the roll succeeded although web-2 refused to let was-1 go")
+	}
+	srv, err := client.GetServer(ctx, webs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(srv.Workers, func(w apm.Worker) bool { return sameWAS(w, was) }) {
+		t.Errorf("web-1 no longer forwards to was-1 (workers %+v): the failed drain left it out", srv.Workers)
+	}
+}
+
+// A roll cut short by its run's bound says so, not that the server's healthy_timeout ran
+// out: the server was on its way back, and the advice that fits is the bound's.
+func TestRollCutShortByItsBound(t *testing.T) {
+	_, client, was, _ := newRollSim(t, apmsimtest.WithTransitionDelay(300*time.Millisecond))
+	ctx, cancel := context.WithTimeout(t.Context(), 400*time.Millisecond)
+	defer cancel()
+	r := roll{servers: []apm.ServerRef{was}, batchSize: 1, drain: true, healthyTimeout: time.Minute, op: rollRestart,
+		memory: memoMemory{memo: &engine.Memo{}}, progress: func(string) {}}
+	_, err := newConn(client).run(ctx, r)
+	if err == nil {
+		t.Fatal("a restart that takes over a second finished within 400ms")
+	}
+	if !strings.Contains(err.Error(), `WAS server "was-1" on node "app-01" of system "shop" was not healthy yet when the run's time ran out; last seen: `) ||
+		strings.Contains(err.Error(), "healthy_timeout") || strings.Contains(err.Error(), "Find out why") {
+		t.Errorf("%q: want the run's time named as what ran out, and no word of healthy_timeout", err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("%q: want the deadline wrapped, for the bound's advice", err)
+	}
+}
+
+// newRollSim is an apmsim with system shop, node app-01, WAS server was-1 and web
+// servers web-1 and web-2 that forward to it.
+func newRollSim(t *testing.T, opts ...func(*apmsim.Options)) (*apmsimtest.Server, *apm.Client, apm.ServerRef, []apm.ServerRef) {
+	t.Helper()
+	sim := apmsimtest.Start(t, opts...)
 	ctx := t.Context()
 	client, err := apm.New(apm.Config{Endpoint: sim.URL, APIKey: sim.AdminKey})
 	if err != nil {
@@ -150,18 +195,5 @@ func TestRollFailedDrainPutsBack(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := sim.Sim.SetFaults(apmsim.FaultRule{Method: "PUT", Path: "/rest/web/servers/web-2/*/worker", Status: 400}); err != nil {
-		t.Fatal(err)
-	}
-	r := roll{servers: []apm.ServerRef{was}, batchSize: 1, drain: true, op: rollRestart, memory: memoMemory{memo: &engine.Memo{}}, progress: func(string) {}}
-	if _, err := newConn(client).run(ctx, r); err == nil {
-		t.Fatal("the roll succeeded although web-2 refused to let was-1 go")
-	}
-	srv, err := client.GetServer(ctx, webs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(srv.Workers, func(w apm.Worker) bool { return sameWAS(w, was) }) {
-		t.Errorf("web-1 no longer forwards to was-1 (workers %+v): the failed drain left it out", srv.Workers)
-	}
+	return sim, client, was, webs
 }

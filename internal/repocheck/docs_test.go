@@ -158,6 +158,9 @@ func TestDocsResourceDefaultsAreTheCodes(t *testing.T) {
 			defaults := withDefaults.DefaultTimeouts()
 			for op, bound := range map[string]time.Duration{"create": defaults.Create, "update": defaults.Update, "delete": defaults.Delete} {
 				a, ok := nested.Attributes[op]
+				if !ok && bound == 0 {
+					continue // an operation resource's delete forgets it: nothing to bound
+				}
 				value, states := "", false
 				if ok {
 					value, states = stated(description(a))

@@ -14,6 +14,11 @@ resource "apm_was_rollout" "restart" {
   triggers = {
     patch_level = var.patch_level
   }
+  # How long the whole roll may take: at create, and on a change of triggers.
+  timeouts = {
+    create = "30m"
+    update = "30m"
+  }
   # A change of the workers is applied before a roll drains anything.
   depends_on = [apm_web_workers.front]
 }

@@ -102,9 +102,14 @@
 //     state with the earlier build, built from the repository's history, and plans with
 //     this one on every CLI (TestAccWebWorkers_stateOfTheListBuild).
 //  4. An attribute to be removed is deprecated first, for a release: the framework's
-//     DeprecationMessage says what replaces it, and the CLI shows it at validate and plan
-//     wherever it is set; CHANGELOG.md lists it under DEPRECATIONS. No attribute is
-//     deprecated yet, so Field has no option for it: add one with the first.
+//     DeprecationMessage says what replaces it and in which release it goes; every CLI
+//     shows it at validate and plan where the attribute is set, and Terraform 1.15 and
+//     OpenTofu 1.12 where it is referred to. The attribute that replaces it works beside
+//     it, setting both fails at validate, and switching changes nothing in the manager.
+//     CHANGELOG.md lists it under DEPRECATIONS; the docs mark it Deprecated. The first is
+//     apm_was_rollout's timeout (operation_timeouts.go), proven on every CLI by
+//     TestAccWASRollout_timeoutDeprecated. A Field has no option for it yet: add one
+//     with the first Field deprecated.
 //
 // # Validating a string
 //

@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -14,7 +14,6 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -24,7 +23,7 @@ import (
 // OperationType declares the declarative twin of an action, for every CLI (OpenTofu and
 // Terraform before 1.14 have no actions): a resource that manages no object of the
 // manager but performs an operation. Creating it, and every change of its triggers (as
-// terraform_data's triggers_replace), runs Run within its timeout; nothing else does: a
+// terraform_data's triggers_replace), runs Run within its timeouts; nothing else does: a
 // change of any other argument is recorded for the next run, and refresh reads nothing.
 // Its state keeps what the last run did (last_outcome).
 type OperationType[C any] struct {
@@ -32,8 +31,8 @@ type OperationType[C any] struct {
 	Description string
 	// Fields are the arguments, as an action's are.
 	Fields []Field[Attrs]
-	// Timeout gives the resource a `timeout` argument that bounds a run, by default
-	// this long.
+	// Timeout bounds a run where the resource's timeouts (or its deprecated timeout)
+	// does not.
 	Timeout    time.Duration
 	Validators []resource.ConfigValidator
 	// CheckPlan rejects at plan, for a plan that runs the operation, what a read of the
@@ -75,7 +74,6 @@ func ManagesAnObject(s *tfprotov6.Schema) bool {
 const (
 	operationTriggers = "triggers"
 	operationOutcome  = OperationOutcomeAttr
-	operationTimeout  = "timeout"
 	operationID       = "id"
 )
 
@@ -100,7 +98,7 @@ func (o *Operation[C]) Metadata(_ context.Context, req resource.MetadataRequest,
 	resp.TypeName = req.ProviderTypeName + "_" + o.Type.Name
 }
 
-func (o *Operation[C]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (o *Operation[C]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := map[string]rschema.Attribute{
 		operationID: rschema.StringAttribute{
 			MarkdownDescription: "A random id given at create; it names nothing in the manager.",
@@ -115,12 +113,8 @@ func (o *Operation[C]) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			MarkdownDescription: "What the last run did, such as `restarted 4 WAS servers in 2 batches of at most 2: \"was-1\", ...`.",
 			Computed:            true,
 		},
-		operationTimeout: rschema.StringAttribute{
-			MarkdownDescription: fmt.Sprintf("How long one run may take, every request and wait included, as a duration from `%s` to `%s` such as `30m`. Defaults to `%s`.",
-				FormatDuration(minActionTimeout), FormatDuration(maxActionTimeout), FormatDuration(o.Type.Timeout)),
-			Optional: true, Validators: []validator.String{DurationValidator(minActionTimeout, maxActionTimeout)},
-		},
 	}
+	maps.Copy(attributes, o.boundAttributes(ctx))
 	for _, f := range o.Type.Fields {
 		f.role = roleInPlace
 		attributes[f.name] = f.resourceAttribute(o.Type.Name)
@@ -129,7 +123,7 @@ func (o *Operation[C]) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 }
 
 func (o *Operation[C]) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return o.Type.Validators
+	return append(slices.Clone(o.Type.Validators), timeoutsValidator{}, timeoutSuperseded{})
 }
 
 func (o *Operation[C]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -179,7 +173,7 @@ func (o *Operation[C]) Create(ctx context.Context, req resource.CreateRequest, r
 	if !ok {
 		return
 	}
-	outcome, ok := o.run(ctx, plan, &Memo{}, &resp.Diagnostics)
+	outcome, ok := o.run(ctx, plan, "create", &Memo{}, &resp.Diagnostics)
 	if !ok {
 		// Nothing is recorded: the next apply creates it again, which runs the operation.
 		return
@@ -199,7 +193,7 @@ func (o *Operation[C]) Update(ctx context.Context, req resource.UpdateRequest, r
 	if runs(prior, plan) {
 		memo := &Memo{}
 		memo.Prior, _ = req.Private.GetKey(ctx, memoKey)
-		outcome, ok := o.run(ctx, plan, memo, &resp.Diagnostics)
+		outcome, ok := o.run(ctx, plan, "update", memo, &resp.Diagnostics)
 		// What the run left for the next one, or nothing once a run succeeded.
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, memoKey, memo.Next)...)
 		if !ok {
@@ -218,23 +212,21 @@ func (o *Operation[C]) Read(context.Context, resource.ReadRequest, *resource.Rea
 // Delete forgets the resource: a run cannot be undone.
 func (o *Operation[C]) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
-// run runs the operation within its timeout, logging its progress.
-func (o *Operation[C]) run(ctx context.Context, config Attrs, memo *Memo, diags *diag.Diagnostics) (string, bool) {
+// run runs the operation at op ("create" or "update") within its bound, logging its
+// progress.
+func (o *Operation[C]) run(ctx context.Context, config Attrs, op string, memo *Memo, diags *diag.Diagnostics) (string, bool) {
 	m, d := o.data.Conn()
 	diags.Append(d...)
 	if d.HasError() {
 		return "", false
 	}
-	bound := o.Type.Timeout
-	if d, err := time.ParseDuration(config.Str(operationTimeout)); err == nil && config.Known(operationTimeout) {
-		bound = d
-	}
+	bound, setting := o.bound(config, op)
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	progress := func(message string) { tflog.Info(ctx, message) }
 	outcome, err := o.Type.Run(ctx, m, config, progress, memo)
 	if err != nil {
-		diags.AddError("Failed to "+o.Type.Describe(config), Explain(err))
+		diags.Append(o.runError(ctx, config, op, bound, setting, err))
 		return "", false
 	}
 	return outcome, true

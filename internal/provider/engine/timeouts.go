@@ -96,15 +96,7 @@ func (r *Resource[T, C]) timeout(ctx context.Context, raw tftypes.Value, op stri
 		diags.AddError("Invalid request data", err.Error())
 		return 0, diags
 	}
-	tv, ok := a["timeouts"]
-	if !ok || !tv.IsKnown() || tv.IsNull() {
-		return def, nil
-	}
-	var parts map[string]tftypes.Value
-	if err := tv.As(&parts); err != nil {
-		return def, nil //nolint:nilerr // a timeouts value of another shape: the schema's validators report it
-	}
-	text, ok := StringOf(parts[op])
+	text, ok := timeoutText(a, op)
 	if !ok {
 		return def, nil
 	}
@@ -115,6 +107,21 @@ func (r *Resource[T, C]) timeout(ctx context.Context, raw tftypes.Value, op stri
 		return 0, diags
 	}
 	return d, nil
+}
+
+// timeoutText is the configured timeouts.<op> of a (plan, state or configuration), if
+// it is set and known; a timeouts value of another shape counts as unset, since the
+// schema's validators report it.
+func timeoutText(a Attrs, op string) (string, bool) {
+	tv, ok := a["timeouts"]
+	if !ok || !tv.IsKnown() || tv.IsNull() {
+		return "", false
+	}
+	var parts map[string]tftypes.Value
+	if err := tv.As(&parts); err != nil {
+		return "", false
+	}
+	return StringOf(parts[op])
 }
 
 // writeContext is the context of a create or update: bounded by the object's timeouts.<op>
