@@ -198,7 +198,7 @@ func (a *Action[C]) timeout(config Attrs) time.Duration {
 func (a *Action[C]) invokeError(ctx context.Context, config Attrs, bound time.Duration, err error) diag.Diagnostic {
 	summary := "Failed to " + a.Type.Describe(config)
 	var timedOut *apm.TimeoutError
-	if bound > 0 && (errors.As(err, &timedOut) || errors.Is(ctx.Err(), context.DeadlineExceeded)) {
+	if bound > 0 && (errors.As(err, &timedOut) || boundRanOut(ctx)) {
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("%s\n\nThe action did not finish within its timeout of %s. "+
 			"Check the object in the manager: it may still get there. If it needs longer, raise the action's timeout argument; "+
 			"invoke the action again to carry on from where it is.", err.Error(), FormatDuration(bound)))

@@ -30,7 +30,7 @@ const (
 )
 
 // operationTimeoutDeprecation is what the CLI shows where `timeout` is set (at validate
-// and plan), and, from Terraform 1.15, where it is referred to.
+// and plan), and, from Terraform 1.15 and OpenTofu 1.12, where it is referred to.
 var operationTimeoutDeprecation = "Use timeouts instead, as on every other resource of the provider: " +
 	"timeouts = { create = \"30m\", update = \"30m\" } bounds the run at create and the runs on a change of triggers. " +
 	"The timeout argument is removed in " + operationTimeoutRemoval + "."
@@ -78,12 +78,19 @@ func (o *Operation[C]) bound(config Attrs, op string) (time.Duration, string) {
 	return o.Type.Timeout, operationTimeouts + "." + op + ", by default"
 }
 
+// boundRanOut reports whether ctx, a run's or an invocation's, ended at its deadline,
+// read as the waits read it (apm.Ended): a wait ends by the clock a moment before ctx
+// reports it, and the error of the run must agree with the wait that ended it.
+func boundRanOut(ctx context.Context) bool {
+	return errors.Is(apm.Ended(ctx), context.DeadlineExceeded)
+}
+
 // runError says what failed; a run at op cut short by its bound names the setting that
 // bounded it and the one to raise.
 func (o *Operation[C]) runError(ctx context.Context, config Attrs, op string, bound time.Duration, setting string, err error) diag.Diagnostic {
 	summary := "Failed to " + o.Type.Describe(config)
 	// The run's own deadline, not a wait inside it (healthy_timeout), which the run reports.
-	if errors.Is(apm.Ended(ctx), context.DeadlineExceeded) {
+	if boundRanOut(ctx) {
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("%s\n\nThe run did not finish within %s (%s). If it needs longer, raise %s.%s "+
 			"before you apply again.", err.Error(), FormatDuration(bound), setting, operationTimeouts, op))
 	}
